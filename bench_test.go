@@ -1,0 +1,60 @@
+package ngca_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ngca-go/ngca"
+)
+
+// benchSizes are the sizes of the benchmarks: the paper's n = 2000, d = 10,
+// a larger n and a larger d.
+var benchSizes = []struct{ n, d int }{{2000, 10}, {10000, 10}, {2000, 50}}
+
+// benchData returns the paper's data (a) at r = 0 with n rows and d columns.
+func benchData(b *testing.B, n, d int) *mat.Dense {
+	x, _, err := ngca.Artificial{N: n, D: d}.Sample(rand.NewPCG(1, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return x
+}
+
+func benchEstimator(b *testing.B, fit func(x *mat.Dense) error) {
+	for _, s := range benchSizes {
+		b.Run(fmt.Sprintf("n=%d/d=%d", s.n, s.d), func(b *testing.B) {
+			x := benchData(b, s.n, s.d)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := fit(x); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkWFLSNGCA(b *testing.B) {
+	benchEstimator(b, func(x *mat.Dense) error {
+		_, err := (&ngca.WFLSNGCA{Dim: 2}).Fit(context.Background(), x)
+		return err
+	})
+}
+
+func BenchmarkLSNGCA(b *testing.B) {
+	benchEstimator(b, func(x *mat.Dense) error {
+		_, err := (&ngca.LSNGCA{Dim: 2}).Fit(context.Background(), x)
+		return err
+	})
+}
+
+func BenchmarkLSLDG(b *testing.B) {
+	benchEstimator(b, func(x *mat.Dense) error {
+		_, err := (&ngca.LSLDG{}).Fit(context.Background(), x)
+		return err
+	})
+}

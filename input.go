@@ -1,0 +1,349 @@
+package ngca
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Defaults of the estimators' configuration fields (the paper's §4.1 and the
+// authors' experiment code).
+const (
+	defaultCenters = 100
+	defaultFolds   = 5
+)
+
+// DefaultWidths returns the default grid of Gaussian widths σ:
+// 10 values spaced evenly in log scale over [10⁻¹, 10¹].
+func DefaultWidths() []float64 { return logspace(-1, 1, 10) }
+
+// DefaultRidges returns the default grid of ridge parameters λ:
+// 10 values spaced evenly in log scale over [10⁻⁵, 10¹].
+func DefaultRidges() []float64 { return logspace(-5, 1, 10) }
+
+// logspace returns n values 10^(lo + (hi−lo)·i/(n−1)), i = 0..n−1, as
+// MATLAB's logspace(lo, hi, n).
+func logspace(lo, hi float64, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = math.Pow(10, lo+(hi-lo)*float64(i)/float64(n-1))
+	}
+	return v
+}
+
+// config is the union of the estimators' configuration fields, as the
+// caller set them.
+type config struct {
+	numCenters       int
+	centers          mat.Matrix
+	widths, ridges   []float64
+	vWidths, vRidges []float64
+	folds            int
+	src              rand.Source
+	workers          int
+	progress         func(Progress)
+}
+
+// plan is a config resolved against the data: defaults filled in, every value
+// checked.
+type plan struct {
+	b                int // number of centers
+	centers          *mat.Dense
+	widths, ridges   []float64
+	vWidths, vRidges []float64
+	folds            int
+	rng              *rand.Rand
+	workers          int
+	progress         func(Progress)
+}
+
+// resolve checks the configuration against an n×d data set and fills in
+// the defaults.
+func (c config) resolve(n, d int) (plan, error) {
+	p := plan{progress: c.progress}
+	p.folds = c.folds
+	switch {
+	case p.folds == 0:
+		p.folds = defaultFolds
+	case p.folds < 2:
+		return p, fmt.Errorf("%w: Folds = %d, need at least 2", ErrParam, c.folds)
+	}
+	if n < p.folds {
+		return p, fmt.Errorf("%w: %d rows for %d folds", ErrSamples, n, p.folds)
+	}
+	p.workers = c.workers
+	switch {
+	case p.workers == 0:
+		p.workers = runtime.GOMAXPROCS(0)
+	case p.workers < 0:
+		return p, fmt.Errorf("%w: Workers = %d", ErrParam, c.workers)
+	}
+	var err error
+	if p.widths, err = grid("Widths", c.widths, DefaultWidths()); err != nil {
+		return p, err
+	}
+	if p.ridges, err = grid("Ridges", c.ridges, DefaultRidges()); err != nil {
+		return p, err
+	}
+	if p.vWidths, err = grid("VWidths", c.vWidths, p.widths); err != nil {
+		return p, err
+	}
+	if p.vRidges, err = grid("VRidges", c.vRidges, p.ridges); err != nil {
+		return p, err
+	}
+	if c.numCenters < 0 {
+		return p, fmt.Errorf("%w: NumCenters = %d", ErrParam, c.numCenters)
+	}
+	if c.centers != nil {
+		p.centers, err = centersMatrix(c.centers, d)
+		if err != nil {
+			return p, err
+		}
+		p.b, _ = p.centers.Dims()
+		if c.numCenters != 0 && c.numCenters != p.b {
+			return p, fmt.Errorf("%w: NumCenters = %d but Centers has %d rows", ErrParam, c.numCenters, p.b)
+		}
+	} else {
+		p.b = c.numCenters
+		switch {
+		case p.b == 0:
+			p.b = min(n, defaultCenters)
+		case p.b > n:
+			return p, fmt.Errorf("%w: NumCenters = %d exceeds the %d rows", ErrSamples, p.b, n)
+		}
+	}
+	src := c.src
+	if src == nil {
+		src = rand.NewPCG(0, 0)
+	}
+	p.rng = rand.New(src)
+	return p, nil
+}
+
+// grid returns v, or def when v is empty, after checking that every value
+// is positive and finite.
+func grid(name string, v, def []float64) ([]float64, error) {
+	if len(v) == 0 {
+		return def, nil
+	}
+	for i, s := range v {
+		if !(s > 0) || math.IsInf(s, 1) {
+			return nil, fmt.Errorf("%w: %s[%d] = %v, need a positive finite value", ErrParam, name, i, s)
+		}
+	}
+	return append([]float64(nil), v...), nil
+}
+
+// centersMatrix copies explicit centers after checking their shape and values.
+func centersMatrix(c mat.Matrix, d int) (*mat.Dense, error) {
+	b, cd := c.Dims()
+	if b == 0 || cd != d {
+		return nil, fmt.Errorf("%w: Centers is %d×%d, need b×%d with b ≥ 1", ErrShape, b, cd, d)
+	}
+	if err := checkFinite("Centers", c); err != nil {
+		return nil, err
+	}
+	return mat.DenseCopyOf(c), nil
+}
+
+// checkFinite returns an ErrNonFinite error naming the first NaN or Inf of x.
+func checkFinite(name string, x mat.Matrix) error {
+	n, d := x.Dims()
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: %s row %d, column %d is %v", ErrNonFinite, name, i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// checkData validates the shape and values of the data matrix. minCols is the
+// smallest acceptable number of columns.
+func checkData(x mat.Matrix, minCols int) (n, d int, err error) {
+	if x == nil {
+		return 0, 0, fmt.Errorf("%w: nil data matrix", ErrShape)
+	}
+	if m, ok := x.(interface{ IsEmpty() bool }); ok && m.IsEmpty() {
+		return 0, 0, fmt.Errorf("%w: empty data matrix", ErrShape)
+	}
+	n, d = x.Dims()
+	if n == 0 || d == 0 {
+		return n, d, fmt.Errorf("%w: data matrix is %d×%d", ErrShape, n, d)
+	}
+	if d < minCols {
+		return n, d, fmt.Errorf("%w: data have %d columns, need at least %d", ErrDim, d, minCols)
+	}
+	if n < 2 {
+		return n, d, fmt.Errorf("%w: %d row, need at least 2", ErrSamples, n)
+	}
+	return n, d, checkFinite("data", x)
+}
+
+// checkDim validates a target dimension m for d-dimensional data.
+func checkDim(m, d int) error {
+	if m < 1 || m >= d {
+		return fmt.Errorf("%w: Dim = %d, need 1 ≤ Dim ≤ %d for %d columns", ErrDim, m, d-1, d)
+	}
+	return nil
+}
+
+// scaling is the element-wise standardisation z = D⁻¹(x − μ) of the data:
+// μ holds the column means and D the sample standard deviations (n−1
+// denominator).
+type scaling struct {
+	mean, sd []float64
+}
+
+// newScaling computes the column means and standard deviations of x. A column
+// whose standard deviation is zero, or no larger than the rounding error of
+// its values, is reported as constant.
+func newScaling(x mat.Matrix) (scaling, error) {
+	n, d := x.Dims()
+	s := scaling{mean: make([]float64, d), sd: make([]float64, d)}
+	for j := 0; j < d; j++ {
+		var sum, maxAbs float64
+		for i := 0; i < n; i++ {
+			v := x.At(i, j)
+			sum += v
+			maxAbs = math.Max(maxAbs, math.Abs(v))
+		}
+		mu := sum / float64(n)
+		var ss float64
+		for i := 0; i < n; i++ {
+			dv := x.At(i, j) - mu
+			ss += dv * dv
+		}
+		sd := math.Sqrt(ss / float64(n-1))
+		if !(sd > 16*eps*maxAbs) {
+			return s, fmt.Errorf("%w: column %d (standard deviation %.3g)", ErrConstant, j, sd)
+		}
+		s.mean[j], s.sd[j] = mu, sd
+	}
+	return s, nil
+}
+
+const eps = 0x1p-52
+
+// apply returns the standardised copy D⁻¹(x − μ) of the rows of x.
+func (s scaling) apply(x mat.Matrix) *mat.Dense {
+	n, d := x.Dims()
+	z := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		row := z.RawRowView(i)
+		for j := range row {
+			row[j] = (x.At(i, j) - s.mean[j]) / s.sd[j]
+		}
+	}
+	return z
+}
+
+// unscale returns D⁻¹·b for a d×m matrix b: it maps a basis of the
+// non-Gaussian index space of the standardised data to one of the
+// caller's data (E_x = D⁻¹E_z).
+func (s scaling) unscale(b mat.Matrix) *mat.Dense {
+	out := mat.DenseCopyOf(b)
+	r, c := out.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			out.Set(i, j, out.At(i, j)/s.sd[i])
+		}
+	}
+	return out
+}
+
+// checkContext returns a wrapped context error if ctx is done.
+func checkContext(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("ngca: fit stopped: %w", err)
+	}
+	return nil
+}
+
+// prepared is what every fit starts from: the checked configuration, the
+// standardised data and the centers of the Gaussian basis.
+type prepared struct {
+	plan
+	n, d  int
+	scale scaling
+	z     *mat.Dense // standardised data, n×d
+	// Either centerRows lists the rows of the data drawn as centers, or
+	// explicit holds the caller's centers, standardised.
+	centerRows []int
+	explicit   *mat.Dense
+}
+
+// prepare checks x and the configuration, standardises x and chooses the
+// centers. dim is the target dimension, or 0 for LSLDG (which has none).
+// Random draws happen here and in the caller, on the calling goroutine, in
+// a fixed order: centers, then one partition per stage.
+func prepare(ctx context.Context, x mat.Matrix, c config, dim int) (*prepared, error) {
+	if err := checkContext(ctx); err != nil {
+		return nil, err
+	}
+	minCols := 1
+	if dim != 0 {
+		minCols = 2
+	}
+	n, d, err := checkData(x, minCols)
+	if err != nil {
+		return nil, err
+	}
+	if dim != 0 {
+		if err := checkDim(dim, d); err != nil {
+			return nil, err
+		}
+	}
+	p, err := c.resolve(n, d)
+	if err != nil {
+		return nil, err
+	}
+	pr := &prepared{plan: p, n: n, d: d}
+	if pr.scale, err = newScaling(x); err != nil {
+		return nil, err
+	}
+	pr.z = pr.scale.apply(x)
+	if p.centers != nil {
+		pr.explicit = pr.scale.apply(p.centers)
+	} else {
+		pr.centerRows = drawRows(p.rng, n, p.b)
+	}
+	return pr, nil
+}
+
+// centersFrom returns the centers as points of pts, the data after the
+// transformation the estimator applies (rows of pts for drawn centers);
+// transform maps explicit standardised centers the same way (nil: identity).
+func (pr *prepared) centersFrom(pts *mat.Dense, transform func(*mat.Dense) *mat.Dense) *mat.Dense {
+	if pr.explicit != nil {
+		if transform == nil {
+			return pr.explicit
+		}
+		return transform(pr.explicit)
+	}
+	_, d := pts.Dims()
+	c := mat.NewDense(len(pr.centerRows), d, nil)
+	for k, i := range pr.centerRows {
+		c.SetRow(k, pts.RawRowView(i))
+	}
+	return c
+}
+
+// drawRows draws b of the n row indices uniformly without replacement
+// (a partial Fisher–Yates shuffle).
+func drawRows(rng *rand.Rand, n, b int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	for i := 0; i < b; i++ {
+		j := i + rng.IntN(n-i)
+		idx[i], idx[j] = idx[j], idx[i]
+	}
+	return idx[:b]
+}

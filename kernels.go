@@ -1,0 +1,241 @@
+package ngca
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// This file holds the Gaussian-derivative basis shared by every least-squares
+// estimator of the package. For output coordinate j, width σ and centers
+// c_1, …, c_b,
+//
+//	k_k(x)      = exp(−‖x − c_k‖² / (2σ²))
+//	ψ_kj(x)     = (c_kj − x_j)·k_k(x)                          (= σ²·∂_j k_k)
+//	∂_j ψ_kj(x) = ((c_kj − x_j)²/σ² − 1)·k_k(x)
+//	∂_m ψ_kj(x) = ((c_kj − x_j)(c_km − x_m)/σ² − δ_jm)·k_k(x)
+//
+// The factor σ² relative to the paper's "derivative of the Gaussian kernel"
+// (Shiino et al., ACML 2017, §4.1) follows the authors' code: the ridge
+// penalises these coefficients, so the scaling changes which (σ, λ) cross-
+// validation selects. The kernel values k_k do not depend on j, so one
+// kernel matrix per width serves all d coordinates.
+
+// sqDistT returns the b×n row-major matrix of squared distances
+// ‖z_{order[p]} − c_k‖² between the centers c_k (rows of c) and the rows of z
+// taken in the given order (column p of the result is row order[p] of z).
+func sqDistT(ctx context.Context, workers int, z, c *mat.Dense, order []int) ([]float64, error) {
+	n := len(order)
+	b, _ := c.Dims()
+	d2 := make([]float64, b*n)
+	err := parallelFor(ctx, workers, b, func(_, k int) error {
+		ck := c.RawRowView(k)
+		out := d2[k*n : (k+1)*n]
+		for p, i := range order {
+			var s float64
+			for m, v := range z.RawRowView(i) {
+				dv := ck[m] - v
+				s += dv * dv
+			}
+			out[p] = s
+		}
+		return nil
+	}, nil)
+	return d2, err
+}
+
+// kernelT sets kt[k·n+p] = gauss(d2[k·n+p], σ) for all b×n entries, in
+// parallel over the centers.
+func kernelT(ctx context.Context, workers int, kt, d2 []float64, b int, sigma float64) error {
+	n := len(d2) / b
+	c := -1 / (2 * sigma * sigma)
+	return parallelFor(ctx, workers, b, func(_, k int) error {
+		src, dst := d2[k*n:(k+1)*n], kt[k*n:(k+1)*n]
+		for p, v := range src {
+			dst[p] = gauss(c * v)
+		}
+		return nil
+	}, nil)
+}
+
+// gauss returns exp(t) for t ≤ 0, flushed to zero below e⁻³⁴⁵ ≈ 1e-150.
+// Products of two such values (the Gram matrices) would otherwise fall into
+// the subnormal range, where floating-point arithmetic is about a hundred
+// times slower; every term dropped is below 1e-300 and cannot change a
+// result.
+func gauss(t float64) float64 {
+	if t < -345 {
+		return 0
+	}
+	return math.Exp(t)
+}
+
+// fillBasis sets psi (b×n, row k holding ψ_kj at the n points) for output
+// coordinate j, and adds to sums[f] the per-fold totals over the points of
+// fold f (positions bounds[f] to bounds[f+1]−1) of
+//
+//	r_kj(x) = ∂_j ψ_kj(x) + ψ_kj(x)·a(x) = ((c_kj − x_j)²/σ² − 1 + (c_kj − x_j)·a(x))·k_k(x),
+//
+// the linear term of the least-squares objective; a is nil for LSLDG.
+// kt is the b×n kernel matrix at width σ, cj holds the centers' coordinate
+// j and xj the points' coordinate j. Every sums[f] must have length b and is
+// overwritten.
+func fillBasis(psi []float64, sums [][]float64, kt, cj, xj, a []float64, sigma float64, bounds []int) {
+	n := len(xj)
+	inv := 1 / (sigma * sigma)
+	for k, ck := range cj {
+		krow, prow := kt[k*n:(k+1)*n], psi[k*n:(k+1)*n]
+		for f := range sums {
+			var s float64
+			for p := bounds[f]; p < bounds[f+1]; p++ {
+				diff := ck - xj[p]
+				kv := krow[p]
+				prow[p] = diff * kv
+				t := diff*diff*inv - 1
+				if a != nil {
+					t += diff * a[p]
+				}
+				s += t * kv
+			}
+			sums[f][k] = s
+		}
+	}
+}
+
+// derivModel is a fitted set of per-coordinate models in the
+// Gaussian-derivative basis,
+//
+//	f_j(x) = Σ_k θ_kj ψ_kj(x),   j = 1, …, d,
+//
+// each with its own width σ_j. LSLDG's g (∇log p) and WF-LSNGCA's v are
+// both of this form.
+type derivModel struct {
+	centers *mat.Dense // b×d
+	theta   *mat.Dense // b×d, column j = θ_j
+	widths  []float64  // σ_j
+	groups  [][]int    // coordinates sharing a width, in order of first use
+	thetaT  []float64  // d×b copy of theta, row j = θ_j
+}
+
+func newDerivModel(centers, theta *mat.Dense, widths []float64) *derivModel {
+	b, d := theta.Dims()
+	m := &derivModel{centers: centers, theta: theta, widths: widths, thetaT: make([]float64, d*b)}
+	for k := 0; k < b; k++ {
+		for j := 0; j < d; j++ {
+			m.thetaT[j*b+k] = theta.At(k, j)
+		}
+	}
+	for j, s := range widths {
+		g := slices.IndexFunc(m.groups, func(g []int) bool { return widths[g[0]] == s })
+		if g < 0 {
+			m.groups = append(m.groups, []int{j})
+		} else {
+			m.groups[g] = append(m.groups[g], j)
+		}
+	}
+	return m
+}
+
+// evalScratch is per-goroutine workspace for derivModel.evalRow.
+type evalScratch struct {
+	diff, d2, q, kv []float64
+}
+
+func (m *derivModel) newScratch() *evalScratch {
+	b, d := m.centers.Dims()
+	return &evalScratch{diff: make([]float64, b*d), d2: make([]float64, b), q: make([]float64, b), kv: make([]float64, b)}
+}
+
+// evalRow computes, at the point x, f_j(x) into vals[j] and, if slopes is
+// not nil, the directional derivative along x,
+//
+//	∇f_j(x)ᵀx = Σ_k θ_kj k_k(x) [ (c_kj − x_j)(c_k − x)ᵀx / σ_j² − x_j ],
+//
+// into slopes[j]. This is O(b·d) per point: no d×d Jacobian is formed.
+func (m *derivModel) evalRow(s *evalScratch, x, vals, slopes []float64) {
+	b, d := m.centers.Dims()
+	for k := 0; k < b; k++ {
+		ck, dk := m.centers.RawRowView(k), s.diff[k*d:(k+1)*d]
+		var d2, q float64
+		for l, v := range x {
+			dv := ck[l] - v
+			dk[l] = dv
+			d2 += dv * dv
+			q += dv * v
+		}
+		s.d2[k], s.q[k] = d2, q
+	}
+	for _, g := range m.groups {
+		sigma := m.widths[g[0]]
+		c, inv := -1/(2*sigma*sigma), 1/(sigma*sigma)
+		for k, v := range s.d2 {
+			s.kv[k] = gauss(c * v)
+		}
+		for _, j := range g {
+			var f, sl float64
+			th := m.thetaT[j*b : (j+1)*b]
+			for k, t := range th {
+				w := t * s.kv[k]
+				dkj := s.diff[k*d+j]
+				f += w * dkj
+				if slopes != nil {
+					sl += w * (dkj*s.q[k]*inv - x[j])
+				}
+			}
+			vals[j] = f
+			if slopes != nil {
+				slopes[j] = sl
+			}
+		}
+	}
+}
+
+// eval evaluates the model at every row of z (n×d): vals (n×d) receives
+// f_j(z_i) and, if slopes is not nil, slopes (n×d) receives ∇f_j(z_i)ᵀz_i.
+func (m *derivModel) eval(ctx context.Context, workers int, z, vals, slopes *mat.Dense) error {
+	n, _ := z.Dims()
+	const chunk = 64
+	scratch := make([]*evalScratch, max(1, workers))
+	return parallelFor(ctx, workers, (n+chunk-1)/chunk, func(w, c int) error {
+		if scratch[w] == nil {
+			scratch[w] = m.newScratch()
+		}
+		for i := c * chunk; i < min(n, (c+1)*chunk); i++ {
+			var sl []float64
+			if slopes != nil {
+				sl = slopes.RawRowView(i)
+			}
+			m.evalRow(scratch[w], z.RawRowView(i), vals.RawRowView(i), sl)
+		}
+		return nil
+	}, nil)
+}
+
+// jacobianTo sets dst (d×d) to the Jacobian of the model at x,
+//
+//	dst[j][m] = ∂_m f_j(x) = Σ_k θ_kj k_k(x) ((c_kj − x_j)(c_km − x_m)/σ_j² − δ_jm).
+func (m *derivModel) jacobianTo(dst *mat.Dense, x []float64) {
+	b, d := m.centers.Dims()
+	for j := 0; j < d; j++ {
+		sigma := m.widths[j]
+		c, inv := -1/(2*sigma*sigma), 1/(sigma*sigma)
+		row := dst.RawRowView(j)
+		clear(row)
+		for k := 0; k < b; k++ {
+			ck := m.centers.RawRowView(k)
+			var d2 float64
+			for l, v := range x {
+				dv := ck[l] - v
+				d2 += dv * dv
+			}
+			w := m.thetaT[j*b+k] * gauss(c*d2)
+			dj := ck[j] - x[j]
+			for l := range row {
+				row[l] += w * dj * (ck[l] - x[l]) * inv
+			}
+			row[j] -= w
+		}
+	}
+}

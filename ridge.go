@@ -1,0 +1,125 @@
+package ngca
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack/gonum"
+)
+
+var lapack gonum.Implementation
+
+// ridgePath solves the ridge systems of one cross-validation cell for every
+// λ of a grid,
+//
+//	(A + λ_l·I)·θ_l = −r,   l = 1, …, L,
+//
+// with A a symmetric positive semi-definite b×b matrix. It reduces A once to
+// tridiagonal form by Householder similarity transforms, A = Q·T·Qᵀ (LAPACK
+// Dsytrd), computes z = Qᵀr once, and then for every λ solves the tridiagonal
+// positive definite system (T + λI)·y = z in O(b) (Dpttrf, Dpttrs) before
+// mapping back, θ = −Q·y, for all λ together. Reducing A costs about 4b³/3
+// flops; an eigendecomposition would cost several times more and a Cholesky
+// factorisation per λ about 2.5 times more for a grid of 10.
+//
+// A ridgePath holds the workspace for one goroutine.
+type ridgePath struct {
+	b, maxL   int
+	d, e, tau []float64
+	dd, ee    []float64
+	work      []float64
+}
+
+func newRidgePath(b, maxL int) *ridgePath {
+	p := &ridgePath{b: b, maxL: maxL}
+	if b > 1 {
+		p.d, p.e, p.tau = make([]float64, b), make([]float64, b-1), make([]float64, b-1)
+		p.dd, p.ee = make([]float64, b), make([]float64, b-1)
+		var q [1]float64
+		lapack.Dsytrd(blas.Lower, b, nil, b, p.d, p.e, p.tau, q[:], -1)
+		lw := int(q[0])
+		lapack.Dormqr(blas.Left, blas.NoTrans, b-1, maxL, b-1, nil, b, p.tau, nil, maxL, q[:], -1)
+		p.work = make([]float64, max(lw, int(q[0]), 1))
+	}
+	return p
+}
+
+// solve computes θ_l for every λ_l in ridges. a holds A in its lower
+// triangle (row-major, stride b) and is overwritten. theta is b×L row-major
+// and receives θ_l in column l; ok[l] reports whether T + λ_l·I was positive
+// definite and θ_l finite (if not, column l is zero).
+func (p *ridgePath) solve(a, r, ridges, theta []float64, ok []bool) {
+	b, L := p.b, len(ridges)
+	if b == 1 {
+		for l, lam := range ridges {
+			theta[l] = -r[0] / (a[0] + lam)
+			ok[l] = a[0]+lam > 0 && !math.IsInf(theta[l], 0) && !math.IsNaN(theta[l])
+			if !ok[l] {
+				theta[l] = 0
+			}
+		}
+		return
+	}
+	flushTiny(a, b, eps*slices.Min(ridges)/float64(b))
+	lapack.Dsytrd(blas.Lower, b, a, b, p.d, p.e, p.tau, p.work, len(p.work))
+
+	// z = Qᵀr, copied into every column of theta. Q acts on rows 1..b−1
+	// only: its reflectors are those of a QR factorisation of A[1:, :b−1].
+	z := p.dd // borrowed; the λ loop below overwrites it
+	copy(z, r)
+	lapack.Dormqr(blas.Left, blas.Trans, b-1, 1, b-1, a[b:], b, p.tau, z[1:], 1, p.work, len(p.work))
+	for i := 0; i < b; i++ {
+		for l := 0; l < L; l++ {
+			theta[i*L+l] = z[i]
+		}
+	}
+
+	for l, lam := range ridges {
+		for i := range p.dd {
+			p.dd[i] = p.d[i] + lam
+		}
+		copy(p.ee, p.e)
+		ok[l] = lapack.Dpttrf(b, p.dd, p.ee)
+		if ok[l] {
+			lapack.Dpttrs(b, 1, p.dd, p.ee, theta[l:], L)
+		}
+	}
+
+	// θ = −Q·y for all columns at once.
+	lapack.Dormqr(blas.Left, blas.NoTrans, b-1, L, b-1, a[b:], b, p.tau, theta[L:], L, p.work, len(p.work))
+	for l := range ridges {
+		for i := 0; i < b; i++ {
+			v := -theta[i*L+l]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				ok[l] = false
+			}
+			theta[i*L+l] = v
+		}
+	}
+	for l := range ridges {
+		if !ok[l] {
+			for i := 0; i < b; i++ {
+				theta[i*L+l] = 0
+			}
+		}
+	}
+}
+
+// flushTiny sets to zero the entries of the lower triangle of the b×b matrix
+// a whose magnitude is below tau. With tau = ε·λ_min/b the change δA obeys
+// ‖δA‖₂ ≤ ‖δA‖_F ≤ ε·λ_min, less than the rounding error already made in
+// forming A + λI, so no solution changes beyond working precision. Gram
+// matrices of narrow kernels have entries spanning hundreds of orders of
+// magnitude; without the flush their products fall into the subnormal
+// range, where Dsytrd runs about four times slower.
+func flushTiny(a []float64, b int, tau float64) {
+	for i := 0; i < b; i++ {
+		row := a[i*b : i*b+i+1]
+		for j, v := range row {
+			if math.Abs(v) < tau {
+				row[j] = 0
+			}
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package ngca
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// SubspaceError returns the subspace estimation error of Shiino et al.
+// (ACML 2017, §4.2) between the spans of two d×m bases,
+//
+//	ε(E, Ê) = (1/m) Σᵢ ‖êᵢ − Π_E êᵢ‖²,
+//
+// where ê₁, …, ê_m is an orthonormal basis of Ê = span(estimate) and Π_E the
+// orthogonal projection onto E = span(truth). Both arguments are
+// orthonormalised internally, so any bases will do; basis vectors are
+// columns. ε is 0 exactly when the spans agree and 1 when they are
+// orthogonal; for equal dimensions it is symmetric in its arguments.
+//
+// SubspaceError panics if the shapes differ or m > d, and returns NaN if
+// either argument has a non-finite entry or linearly dependent columns.
+func SubspaceError(truth, estimate mat.Matrix) float64 {
+	d, m := truth.Dims()
+	if ed, em := estimate.Dims(); ed != d || em != m || m > d || m == 0 {
+		panic(mat.ErrShape)
+	}
+	qt, okT := orthonormal(truth)
+	qe, okE := orthonormal(estimate)
+	if !okT || !okE {
+		return math.NaN()
+	}
+	// R = Ê − E(EᵀÊ); ε = ‖R‖²_F / m. Forming the residual directly keeps
+	// tiny errors accurate, unlike m − ‖EᵀÊ‖²_F.
+	var c, r mat.Dense
+	c.Mul(qt.T(), qe)
+	r.Mul(qt, &c)
+	r.Sub(qe, &r)
+	f := mat.Norm(&r, 2)
+	return f * f / float64(m)
+}
+
+// orthonormal returns an orthonormal basis of the column span of a (d×m, m ≤
+// d), obtained by Householder QR, so that column i spans the part of
+// column i of a orthogonal to the columns before it. Each column's sign is
+// fixed so that its entry of largest magnitude is positive. ok is false if a
+// is not finite or its columns are (numerically) linearly dependent.
+func orthonormal(a mat.Matrix) (q *mat.Dense, ok bool) {
+	d, m := a.Dims()
+	if checkFinite("", a) != nil {
+		return nil, false
+	}
+	var qr mat.QR
+	qr.Factorize(a)
+	var r mat.Dense
+	qr.RTo(&r)
+	var maxDiag float64
+	for i := 0; i < m; i++ {
+		maxDiag = math.Max(maxDiag, math.Abs(r.At(i, i)))
+	}
+	for i := 0; i < m; i++ {
+		if !(math.Abs(r.At(i, i)) > float64(max(d, m))*eps*maxDiag) {
+			return nil, false
+		}
+	}
+	var full mat.Dense
+	qr.QTo(&full)
+	q = mat.DenseCopyOf(full.Slice(0, d, 0, m))
+	for j := 0; j < m; j++ {
+		big := 0
+		for i := 1; i < d; i++ {
+			if math.Abs(q.At(i, j)) > math.Abs(q.At(big, j)) {
+				big = i
+			}
+		}
+		if q.At(big, j) < 0 {
+			for i := 0; i < d; i++ {
+				q.Set(i, j, -q.At(i, j))
+			}
+		}
+	}
+	return q, true
+}
+
+// leadingEigen forms the d×d matrix Γ = (1/n)·UᵀU from the n×d matrix u and
+// returns its dim leading eigenvectors (as the columns of a d×dim matrix) and
+// all its eigenvalues in descending order.
+func leadingEigen(u *mat.Dense, dim int) (*mat.Dense, []float64, error) {
+	n, d := u.Dims()
+	var gamma mat.SymDense
+	gamma.SymOuterK(1/float64(n), u.T())
+	var eig mat.EigenSym
+	if !eig.Factorize(&gamma, true) {
+		return nil, nil, fmt.Errorf("%w: eigendecomposition did not converge", ErrSingular)
+	}
+	vals := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	desc := make([]float64, d)
+	basis := mat.NewDense(d, dim, nil)
+	for i := range desc {
+		desc[i] = vals[d-1-i]
+	}
+	for c := 0; c < dim; c++ {
+		for i := 0; i < d; i++ {
+			basis.Set(i, c, vecs.At(i, d-1-c))
+		}
+	}
+	return basis, desc, nil
+}
+
+// basisFrom finishes an estimator whose rows of u lie in the non-Gaussian
+// index space of the data in the coordinates where u was formed: it takes
+// the dim leading eigenvectors B of (1/n)·UᵀU, maps them to the caller's
+// coordinates with back, and orthonormalises the result.
+func basisFrom(u *mat.Dense, dim int, back func(mat.Matrix) *mat.Dense) (*mat.Dense, []float64, error) {
+	if err := checkFinite("estimated vectors", u); err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrSingular, err)
+	}
+	b, vals, err := leadingEigen(u, dim)
+	if err != nil {
+		return nil, nil, err
+	}
+	q, ok := orthonormal(back(b))
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: basis lost rank when mapped back to the data's coordinates", ErrSingular)
+	}
+	return q, vals, nil
+}
