@@ -126,7 +126,7 @@ func TestFixtureWFLSNGCA(t *testing.T) {
 		VWidths: []float64{0.7}, VRidges: []float64{0.001}}
 
 	// The stages, through the code path Fit runs.
-	pr, err := prepare(context.Background(), x, est.config(), est.Dim)
+	pr, err := prepare(context.Background(), x, est.config(), est.Dim, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestFixtureLSNGCA(t *testing.T) {
 	x, c := fixtureData()
 	est := &LSNGCA{Dim: 2, Centers: c, Widths: []float64{1}, Ridges: []float64{0.01}}
 
-	pr, err := prepare(context.Background(), x, est.config(), est.Dim)
+	pr, err := prepare(context.Background(), x, est.config(), est.Dim, true)
 	if err != nil {
 		t.Fatal(err)
 	}

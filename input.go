@@ -36,8 +36,10 @@ func logspace(lo, hi float64, n int) []float64 {
 }
 
 // config is the union of the estimators' configuration fields, as the
-// caller set them.
+// caller set them. kernel is true for the estimators built on the
+// Gaussian-derivative basis (centers, grids, folds).
 type config struct {
+	kernel           bool
 	numCenters       int
 	centers          mat.Matrix
 	widths, ridges   []float64
@@ -62,9 +64,25 @@ type plan struct {
 }
 
 // resolve checks the configuration against an n×d data set and fills in
-// the defaults.
+// the defaults: the worker count and source always, the folds, grids and
+// centers only for an estimator with a kernel basis.
 func (c config) resolve(n, d int) (plan, error) {
-	p := plan{progress: c.progress}
+	p := plan{progress: c.progress, workers: c.workers}
+	switch {
+	case p.workers == 0:
+		p.workers = runtime.GOMAXPROCS(0)
+	case p.workers < 0:
+		return p, fmt.Errorf("%w: Workers = %d", ErrParam, c.workers)
+	}
+	src := c.src
+	if src == nil {
+		src = rand.NewPCG(0, 0)
+	}
+	p.rng = rand.New(src)
+	if !c.kernel {
+		return p, nil
+	}
+
 	p.folds = c.folds
 	switch {
 	case p.folds == 0:
@@ -74,13 +92,6 @@ func (c config) resolve(n, d int) (plan, error) {
 	}
 	if n < p.folds {
 		return p, fmt.Errorf("%w: %d rows for %d folds", ErrSamples, n, p.folds)
-	}
-	p.workers = c.workers
-	switch {
-	case p.workers == 0:
-		p.workers = runtime.GOMAXPROCS(0)
-	case p.workers < 0:
-		return p, fmt.Errorf("%w: Workers = %d", ErrParam, c.workers)
 	}
 	var err error
 	if p.widths, err = grid("Widths", c.widths, DefaultWidths()); err != nil {
@@ -116,11 +127,6 @@ func (c config) resolve(n, d int) (plan, error) {
 			return p, fmt.Errorf("%w: NumCenters = %d exceeds the %d rows", ErrSamples, p.b, n)
 		}
 	}
-	src := c.src
-	if src == nil {
-		src = rand.NewPCG(0, 0)
-	}
-	p.rng = rand.New(src)
 	return p, nil
 }
 
@@ -266,7 +272,8 @@ func checkContext(ctx context.Context) error {
 }
 
 // prepared is what every fit starts from: the checked configuration, the
-// standardised data and the centers of the Gaussian basis.
+// standardised data and, for a kernel estimator, the centers of the
+// Gaussian basis.
 type prepared struct {
 	plan
 	n, d  int
@@ -279,22 +286,23 @@ type prepared struct {
 }
 
 // prepare checks x and the configuration, standardises x and chooses the
-// centers. dim is the target dimension, or 0 for LSLDG (which has none).
+// centers. dim is the target dimension; hasDim is false for LSLDG, which has
+// none.
 // Random draws happen here and in the caller, on the calling goroutine, in
 // a fixed order: centers, then one partition per stage.
-func prepare(ctx context.Context, x mat.Matrix, c config, dim int) (*prepared, error) {
+func prepare(ctx context.Context, x mat.Matrix, c config, dim int, hasDim bool) (*prepared, error) {
 	if err := checkContext(ctx); err != nil {
 		return nil, err
 	}
 	minCols := 1
-	if dim != 0 {
+	if hasDim {
 		minCols = 2
 	}
 	n, d, err := checkData(x, minCols)
 	if err != nil {
 		return nil, err
 	}
-	if dim != 0 {
+	if hasDim {
 		if err := checkDim(dim, d); err != nil {
 			return nil, err
 		}
@@ -308,9 +316,11 @@ func prepare(ctx context.Context, x mat.Matrix, c config, dim int) (*prepared, e
 		return nil, err
 	}
 	pr.z = pr.scale.apply(x)
-	if p.centers != nil {
+	switch {
+	case !c.kernel:
+	case p.centers != nil:
 		pr.explicit = pr.scale.apply(p.centers)
-	} else {
+	default:
 		pr.centerRows = drawRows(p.rng, n, p.b)
 	}
 	return pr, nil

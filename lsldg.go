@@ -84,7 +84,7 @@ type LSLDGModel struct {
 // data or configuration, or the context's error if ctx is done.
 func (l *LSLDG) Fit(ctx context.Context, x mat.Matrix) (*LSLDGModel, error) {
 	sw := newStopwatch()
-	pr, err := prepare(ctx, x, l.config(), 0)
+	pr, err := prepare(ctx, x, l.config(), 0, false)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func (l *LSLDG) Fit(ctx context.Context, x mat.Matrix) (*LSLDGModel, error) {
 }
 
 func (l *LSLDG) config() config {
-	return config{numCenters: l.NumCenters, centers: l.Centers, widths: l.Widths, ridges: l.Ridges,
+	return config{kernel: true, numCenters: l.NumCenters, centers: l.Centers, widths: l.Widths, ridges: l.Ridges,
 		folds: l.Folds, src: l.Src, workers: l.Workers, progress: l.Progress}
 }
 

@@ -57,7 +57,7 @@ type LSNGCA struct {
 // data or configuration, or the context's error if ctx is done.
 func (l *LSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw := newStopwatch()
-	pr, err := prepare(ctx, x, l.config(), l.Dim)
+	pr, err := prepare(ctx, x, l.config(), l.Dim, true)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (l *LSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 }
 
 func (l *LSNGCA) config() config {
-	return config{numCenters: l.NumCenters, centers: l.Centers, widths: l.Widths, ridges: l.Ridges,
+	return config{kernel: true, numCenters: l.NumCenters, centers: l.Centers, widths: l.Widths, ridges: l.Ridges,
 		folds: l.Folds, src: l.Src, workers: l.Workers, progress: l.Progress}
 }
 

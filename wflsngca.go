@@ -73,7 +73,7 @@ type WFLSNGCA struct {
 // data or configuration, or the context's error if ctx is done.
 func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw := newStopwatch()
-	pr, err := prepare(ctx, x, w.config(), w.Dim)
+	pr, err := prepare(ctx, x, w.config(), w.Dim, true)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 }
 
 func (w *WFLSNGCA) config() config {
-	return config{numCenters: w.NumCenters, centers: w.Centers, widths: w.Widths, ridges: w.Ridges,
+	return config{kernel: true, numCenters: w.NumCenters, centers: w.Centers, widths: w.Widths, ridges: w.Ridges,
 		vWidths: w.VWidths, vRidges: w.VRidges,
 		folds: w.Folds, src: w.Src, workers: w.Workers, progress: w.Progress}
 }
