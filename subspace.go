@@ -37,7 +37,7 @@ func SubspaceError(truth, estimate mat.Matrix) float64 {
 	r.Mul(qt, &c)
 	r.Sub(qe, &r)
 	f := mat.Norm(&r, 2)
-	return f * f / float64(m)
+	return math.Min(f*f/float64(m), 1) // ε ≤ 1 exactly; rounding can exceed it by an ulp
 }
 
 // orthonormal returns an orthonormal basis of the column span of a (d×m, m ≤
