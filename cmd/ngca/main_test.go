@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestDemo(t *testing.T) {
+	code, out, errs := runCmd(t, "demo", "-n", "600", "-dists", "a,c", "-seed", "3")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if errs != "" {
+		t.Errorf("stderr not empty when it is not a terminal: %q", errs)
+	}
+	var rows int
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || !strings.HasPrefix(f[0], "(") {
+			continue
+		}
+		rows++
+		eps, err := strconv.ParseFloat(f[len(f)-2], 64)
+		if err != nil || eps < 0 || eps > 0.05 {
+			t.Errorf("row %q: ε %v (%v), want a small error", line, eps, err)
+		}
+	}
+	if rows != 4 {
+		t.Errorf("%d result rows, want 4 (2 data sets × 2 methods):\n%s", rows, out)
+	}
+}
+
+func TestHelpAndErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		code     int
+		contains string
+		stream   string
+	}{
+		{[]string{}, 1, "Usage: ngca <command>", "stderr"},
+		{[]string{"help"}, 0, "demo", "stdout"},
+		{[]string{"help", "demo"}, 0, "Examples:", "stdout"},
+		{[]string{"demo", "-h"}, 0, "-dists", "stdout"},
+		{[]string{"nope"}, 1, `unknown command "nope"`, "stderr"},
+		{[]string{"demo", "-dists", "x"}, 1, `unknown distribution "x"`, "stderr"},
+		{[]string{"demo", "-n", "abc"}, 1, "invalid value", "stderr"},
+		{[]string{"demo", "-n", "1"}, 1, "too few samples", "stderr"},
+		{[]string{"demo", "-d", "2"}, 1, "dimension", "stderr"},
+		{[]string{"demo", "-r", "-1"}, 1, "R = -1", "stderr"},
+		{[]string{"demo", "extra"}, 1, "unexpected argument", "stderr"},
+	} {
+		code, out, errs := runCmd(t, tc.args...)
+		got := out
+		if tc.stream == "stderr" {
+			got = errs
+		}
+		if code != tc.code || !strings.Contains(got, tc.contains) {
+			t.Errorf("ngca %v: exit %d, %s %q; want exit %d and %q", tc.args, code, tc.stream, got, tc.code, tc.contains)
+		}
+		if strings.Contains(errs, "goroutine") || strings.Contains(errs, "panic") {
+			t.Errorf("ngca %v: stack trace on stderr", tc.args)
+		}
+	}
+}
+
+func TestDemoCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	if code := run(ctx, []string{"demo", "-n", "300", "-dists", "a"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("cancelled demo: exit %d, stderr %q", code, errb.String())
+	}
+}
