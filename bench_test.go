@@ -52,6 +52,13 @@ func BenchmarkLSNGCA(b *testing.B) {
 	})
 }
 
+func BenchmarkMIPP(b *testing.B) {
+	benchEstimator(b, func(x *mat.Dense) error {
+		_, err := (&ngca.MIPP{Dim: 2}).Fit(context.Background(), x)
+		return err
+	})
+}
+
 func BenchmarkLSLDG(b *testing.B) {
 	benchEstimator(b, func(x *mat.Dense) error {
 		_, err := (&ngca.LSLDG{}).Fit(context.Background(), x)

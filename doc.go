@@ -38,6 +38,13 @@
 //     whitened y, by one least-squares fit. It is less accurate than
 //     WF-LSNGCA on well-conditioned data, but more robust to
 //     ill-conditioning, and it cannot run when the covariance is singular.
+//   - MIPP, multi-index projection pursuit (Blanchard et al., JMLR 2006),
+//     the first NGCA algorithm, whitens the data and runs FastICA-style
+//     iterations of 4000 hand-designed index functions, keeping the
+//     resulting vectors with a high signal-to-noise ratio. It is fast and,
+//     unlike the least-squares estimators, equivariant under rotations of
+//     the data, but less accurate on the paper's data and, through
+//     whitening, the most sensitive of the three to ill-conditioning.
 //   - LSLDG, least-squares log-density gradients (Sasaki et al., 2014), is
 //     the building block of both: it returns a model of ∇log p and its
 //     Jacobian that can be evaluated at new points.
@@ -47,7 +54,7 @@
 // permutations, sign flips and rescalings of the columns but not under
 // general rotations of the data: they work best when the non-Gaussian
 // directions are not far from the coordinate axes, as in all of the
-// paper's experiments.
+// paper's experiments. MIPP is equivariant under any invertible linear map.
 //
 // # Conventions
 //

@@ -52,9 +52,10 @@ type Result struct {
 
 	// Eigenvalues are all d eigenvalues, in descending order, of the d×d
 	// matrix whose leading Dim eigenvectors gave the basis, in the
-	// coordinates in which that matrix was formed (standardised for
-	// WF-LSNGCA, whitened for LSNGCA). A clear gap after the Dim-th value
-	// suggests Dim is right.
+	// coordinates in which that matrix was formed: (1/n)Σv(xᵢ)v(xᵢ)ᵀ on
+	// standardised data for WF-LSNGCA, (1/n)Σu(yᵢ)u(yᵢ)ᵀ on whitened data
+	// for LSNGCA, (1/k)Σββᵀ over the k kept vectors (whitened) for MIPP.
+	// A clear gap after the Dim-th value suggests Dim is right.
 	Eigenvalues []float64
 
 	// Mean holds the column means of the training data; ProjectTo
@@ -62,12 +63,17 @@ type Result struct {
 	Mean []float64
 
 	// CV reports the cross-validation of every stage, in the order the
-	// stages ran (WF-LSNGCA: "lsldg" then "v"; LSNGCA: "lsldg").
+	// stages ran (WF-LSNGCA: "lsldg" then "v"; LSNGCA: "lsldg"; MIPP:
+	// none).
 	CV []StageCV
 
 	// Timings lists the wall time of each step of the fit, in order,
 	// ending with "total".
 	Timings []Timing
+
+	// Kept reports, for MIPP, how many index functions of each family
+	// passed the signal-to-noise threshold; nil for other estimators.
+	Kept []FamilyCount
 }
 
 // ProjectTo sets dst to the coordinates of the rows of x in the basis,
@@ -129,8 +135,9 @@ type Timing struct {
 }
 
 // Progress reports how far a stage of a fit has got. Done counts finished
-// units of work out of Total; a unit is one (width, coordinate) pair of a
-// cross-validation grid.
+// units of work out of Total: for the least-squares estimators a unit is
+// one (width, coordinate) pair of a cross-validation grid, for MIPP one
+// index function.
 type Progress struct {
 	Stage       string
 	Done, Total int

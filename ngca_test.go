@@ -13,21 +13,30 @@ import (
 	"github.com/ngca-go/ngca"
 )
 
-// estimatorCase is an estimator under the shared tests: new returns it
-// configured with the given target dimension, worker count and source.
+// estimatorCase is an estimator under the shared tests: newp returns it
+// configured with the given target dimension, worker count, source and
+// progress callback.
 type estimatorCase struct {
 	name string
-	new  func(dim, workers int, src rand.Source) ngca.Estimator
+	newp func(dim, workers int, src rand.Source, prog func(ngca.Progress)) ngca.Estimator
+}
+
+// new returns the estimator without a progress callback.
+func (ec estimatorCase) new(dim, workers int, src rand.Source) ngca.Estimator {
+	return ec.newp(dim, workers, src, nil)
 }
 
 // estimators lists every Estimator of the package; each shared test runs
 // on all of them.
 var estimators = []estimatorCase{
-	{"WFLSNGCA", func(dim, workers int, src rand.Source) ngca.Estimator {
-		return &ngca.WFLSNGCA{Dim: dim, Workers: workers, Src: src}
+	{"WFLSNGCA", func(dim, workers int, src rand.Source, prog func(ngca.Progress)) ngca.Estimator {
+		return &ngca.WFLSNGCA{Dim: dim, Workers: workers, Src: src, Progress: prog}
 	}},
-	{"LSNGCA", func(dim, workers int, src rand.Source) ngca.Estimator {
-		return &ngca.LSNGCA{Dim: dim, Workers: workers, Src: src}
+	{"LSNGCA", func(dim, workers int, src rand.Source, prog func(ngca.Progress)) ngca.Estimator {
+		return &ngca.LSNGCA{Dim: dim, Workers: workers, Src: src, Progress: prog}
+	}},
+	{"MIPP", func(dim, workers int, src rand.Source, prog func(ngca.Progress)) ngca.Estimator {
+		return &ngca.MIPP{Dim: dim, Workers: workers, Src: src, Progress: prog}
 	}},
 }
 
@@ -209,7 +218,8 @@ func sameResult(a, b *ngca.Result) bool {
 	return mat.Equal(a.Basis, b.Basis) &&
 		reflect.DeepEqual(a.Eigenvalues, b.Eigenvalues) &&
 		reflect.DeepEqual(a.Mean, b.Mean) &&
-		reflect.DeepEqual(a.CV, b.CV)
+		reflect.DeepEqual(a.CV, b.CV) &&
+		reflect.DeepEqual(a.Kept, b.Kept)
 }
 
 func TestBadInput(t *testing.T) {
@@ -275,23 +285,25 @@ func nanAt(r, c int, v float64) func(i, j int, x float64) float64 {
 }
 
 // TestCancelDuringFit cancels the context from the progress callback, in
-// the middle of cross-validation, and expects a context error.
+// the middle of the work, and expects a context error.
 func TestCancelDuringFit(t *testing.T) {
 	x, _ := invariantData(t)
-	for _, w := range []int{1, 2} {
-		ctx, cancel := context.WithCancel(context.Background())
-		calls := 0
-		est := &ngca.WFLSNGCA{Dim: 2, Workers: w, Progress: func(p ngca.Progress) {
-			calls++
-			if calls == 5 {
-				cancel()
+	for _, ec := range estimators {
+		for _, w := range []int{1, 2} {
+			ctx, cancel := context.WithCancel(context.Background())
+			calls := 0
+			est := ec.newp(2, w, nil, func(ngca.Progress) {
+				calls++
+				if calls == 5 {
+					cancel()
+				}
+			})
+			res, err := est.Fit(ctx, x)
+			if !errors.Is(err, context.Canceled) || res != nil {
+				t.Errorf("%s, Workers = %d: got (%v, %v), want a context.Canceled error", ec.name, w, res, err)
 			}
-		}}
-		res, err := est.Fit(ctx, x)
-		if !errors.Is(err, context.Canceled) || res != nil {
-			t.Errorf("Workers = %d: got (%v, %v), want a context.Canceled error", w, res, err)
+			cancel()
 		}
-		cancel()
 	}
 }
 

@@ -20,13 +20,17 @@ type whitening struct {
 	w    *mat.SymDense
 }
 
-// newWhitening computes the whitening of the rows of z. A covariance matrix
+// newWhitening computes the whitening of the rows of z. It needs more rows
+// than columns (ErrSamples otherwise). A covariance matrix
 // whose smallest eigenvalue is not clearly positive (≤ d·ε·largest) cannot
 // be whitened: that is LSNGCA's weakness on ill-conditioned data, and it is
 // reported as ErrSingular rather than amplified into noise.
 func newWhitening(z *mat.Dense) (whitening, error) {
 	n, d := z.Dims()
 	wh := whitening{mean: make([]float64, d)}
+	if n <= d {
+		return wh, fmt.Errorf("%w: %d rows for %d columns; whitening needs more rows than columns", ErrSamples, n, d)
+	}
 	for j := 0; j < d; j++ {
 		var s float64
 		for i := 0; i < n; i++ {

@@ -1,0 +1,391 @@
+package ngca_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ngca-go/ngca"
+)
+
+// TestMIPPRecovery runs MIPP with the paper's settings on its four
+// distributions at r = 0 (n = 2000, d = 10, m = 2). The authors' script gets
+// a mean ε of 5.6e-4 (a), 0.011 (b), 5.9e-3 (c) and 1.8e-3 (d); see
+// shared/reference/ALGORITHMS.md.
+func TestMIPPRecovery(t *testing.T) {
+	seeds := 3
+	if testing.Short() {
+		seeds = 1
+	}
+	for _, dist := range ngca.Distributions {
+		t.Run(dist.String(), func(t *testing.T) {
+			mean, worst := meanError(t, ngca.Artificial{Dist: dist}, seeds, func(src rand.Source) ngca.Estimator {
+				return &ngca.MIPP{Dim: 2, Src: src}
+			})
+			t.Logf("mean ε %.2e (worst %.2e) over %d seeds", mean, worst, seeds)
+			if mean >= 0.02 {
+				t.Errorf("mean ε = %.3g, want < 0.02", mean)
+			}
+		})
+	}
+}
+
+func TestMIPPEquivariance(t *testing.T) {
+	x, _ := invariantData(t)
+	_, d := x.Dims()
+	base := fit(t, &ngca.MIPP{Dim: 2, Src: seeded()}, x)
+
+	// M = Q₁·diag(s)·Q₂ with singular values from 0.3 to 4.
+	q1 := ngca.RandomRotation(rand.NewPCG(5, 6), d)
+	q2 := ngca.RandomRotation(rand.NewPCG(7, 8), d)
+	var m mat.Dense
+	m.Mul(q1, mat.NewDiagDense(d, []float64{0.3, 0.8, 1, 1.7, 2.5, 4}))
+	m.Mul(&m, q2)
+	var y mat.Dense
+	y.Mul(x, m.T())
+	res := fit(t, &ngca.MIPP{Dim: 2, Src: seeded()}, &y)
+
+	var inv, want mat.Dense
+	if err := inv.Inverse(&m); err != nil {
+		t.Fatal(err)
+	}
+	want.Mul(inv.T(), base.Basis)
+	if e := ngca.SubspaceError(&want, res.Basis); e > 1e-9 {
+		t.Errorf("ε = %.3g between the fit of M·x and M⁻ᵀ times the fit of x", e)
+	}
+	for i, v := range base.Eigenvalues {
+		if math.Abs(res.Eigenvalues[i]-v) > 1e-9*base.Eigenvalues[0] {
+			t.Errorf("eigenvalue %d: %v after the map, %v before", i, res.Eigenvalues[i], v)
+		}
+	}
+	if !reflect.DeepEqual(base.Kept, res.Kept) {
+		t.Errorf("kept %v after the map, %v before", res.Kept, base.Kept)
+	}
+}
+
+// mippIndex is an independent implementation of the index functions s_p and
+// their derivatives.
+func mippIndex(kind ngca.FamilyKind, p, z float64) (s, ds float64) {
+	switch kind {
+	case ngca.GaussPow3:
+		e := math.Exp(-z * z / (2 * p))
+		return z * z * z * e, (3*z*z - z*z*z*z/p) * e
+	case ngca.Tanh:
+		return math.Tanh(p * z), p / (math.Cosh(p*z) * math.Cosh(p*z))
+	case ngca.Sin:
+		return math.Sin(p * z), p * math.Cos(p*z)
+	default:
+		return math.Cos(p * z), -p * math.Sin(p*z)
+	}
+}
+
+func TestMIPPIndexDerivatives(t *testing.T) {
+	const h = 1e-5
+	for _, kind := range []ngca.FamilyKind{ngca.GaussPow3, ngca.Tanh, ngca.Sin, ngca.Cos} {
+		for _, p := range []float64{0.05, 0.5, 2, 5} {
+			for _, z := range []float64{-3.1, -0.7, 0, 0.2, 1.3, 4} {
+				sp, _ := mippIndex(kind, p, z+h)
+				sm, _ := mippIndex(kind, p, z-h)
+				_, ds := mippIndex(kind, p, z)
+				if fd := (sp - sm) / (2 * h); math.Abs(fd-ds) > 1e-6*math.Max(1, math.Abs(ds)) {
+					t.Errorf("%v, p = %v: s′(%v) = %v, finite difference %v", kind, p, z, ds, fd)
+				}
+			}
+		}
+	}
+}
+
+// TestMIPPOneFunction checks a fit with a single index function against a
+// direct computation from the documented recipe: standardise, centre,
+// whiten symmetrically, start from w ∝ Yᵀg with the documented random signs,
+// iterate, normalise. With one kept β and Dim = 1, the eigenvalue is ‖β‖²
+// and the basis is D⁻¹Wβ, normalised.
+func TestMIPPOneFunction(t *testing.T) {
+	x, _, err := ngca.Artificial{Dist: ngca.SuperSubGaussian, N: 300, D: 4}.Sample(rand.NewPCG(9, 9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Scale and shift the columns so that the map back matters.
+	x = transformed(x, func(_, j int, v float64) float64 { return float64(j+1)*v + 1 })
+	n, d := x.Dims()
+
+	// Standardise and whiten.
+	sd := make([]float64, d)
+	z := mat.NewDense(n, d, nil)
+	for j := 0; j < d; j++ {
+		var mu, ss float64
+		for i := 0; i < n; i++ {
+			mu += x.At(i, j) / float64(n)
+		}
+		for i := 0; i < n; i++ {
+			ss += (x.At(i, j) - mu) * (x.At(i, j) - mu)
+		}
+		sd[j] = math.Sqrt(ss / float64(n-1))
+		for i := 0; i < n; i++ {
+			z.Set(i, j, (x.At(i, j)-mu)/sd[j])
+		}
+	}
+	var cov mat.SymDense
+	cov.SymOuterK(1/float64(n-1), z.T())
+	var eig mat.EigenSym
+	if !eig.Factorize(&cov, true) {
+		t.Fatal("eigendecomposition failed")
+	}
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	vals := eig.Values(nil)
+	for k := range vals {
+		vals[k] = 1 / math.Sqrt(vals[k])
+	}
+	var w mat.Dense
+	w.Mul(&vecs, mat.NewDiagDense(d, vals))
+	w.Mul(&w, vecs.T())
+	var y mat.Dense
+	y.Mul(z, &w)
+
+	for _, kind := range []ngca.FamilyKind{ngca.GaussPow3, ngca.Tanh, ngca.Sin, ngca.Cos} {
+		for _, iters := range []int{1, 4} {
+			const p = 0.9
+			rng := rand.New(rand.NewPCG(1, 2))
+			words := make([]uint64, (n+63)/64)
+			for k := range words {
+				words[k] = rng.Uint64()
+			}
+			dir := make([]float64, d)
+			for i := 0; i < n; i++ {
+				g := 1.0
+				if words[i/64]>>(i%64)&1 == 1 {
+					g = -1
+				}
+				for j := range dir {
+					dir[j] += g * y.At(i, j)
+				}
+			}
+			unit := func(v []float64) []float64 {
+				nrm := math.Sqrt(mat.Dot(mat.NewVecDense(d, v), mat.NewVecDense(d, v)))
+				u := make([]float64, len(v))
+				for j := range v {
+					u[j] = v[j] / nrm
+				}
+				return u
+			}
+			dir = unit(dir)
+			var beta []float64
+			var noise float64
+			for it := 0; it < iters; it++ {
+				if it > 0 {
+					dir = unit(beta)
+				}
+				beta = make([]float64, d)
+				a := make([][]float64, n)
+				for i := 0; i < n; i++ {
+					var proj float64
+					for j := range dir {
+						proj += dir[j] * y.At(i, j)
+					}
+					s, ds := mippIndex(kind, p, proj)
+					a[i] = make([]float64, d)
+					for j := range dir {
+						a[i][j] = y.At(i, j)*s - ds*dir[j]
+						beta[j] += a[i][j] / float64(n)
+					}
+				}
+				noise = 0
+				for i := range a {
+					for j := range a[i] {
+						noise += a[i][j] * a[i][j] / float64(n)
+					}
+				}
+			}
+			var bb float64
+			for _, v := range beta {
+				bb += v * v
+			}
+			noise -= bb
+			wantEig := bb / noise // ‖β‖² after normalisation
+			wantBasis := mat.NewDense(d, 1, nil)
+			wantBasis.Mul(&w, mat.NewDense(d, 1, beta))
+			for j := 0; j < d; j++ {
+				wantBasis.Set(j, 0, wantBasis.At(j, 0)/sd[j])
+			}
+
+			res := fit(t, &ngca.MIPP{Dim: 1, Src: rand.NewPCG(1, 2), Iterations: iters, Threshold: 1e-9,
+				Families: []ngca.Family{{Kind: kind, Params: []float64{p}}}}, x)
+			if math.Abs(res.Eigenvalues[0]-wantEig) > 1e-9*wantEig {
+				t.Errorf("%v, %d iterations: eigenvalue %.12g, want ‖β‖² = %.12g", kind, iters, res.Eigenvalues[0], wantEig)
+			}
+			if e := ngca.SubspaceError(wantBasis, res.Basis); e > 1e-12 {
+				t.Errorf("%v, %d iterations: ε = %.3g from D⁻¹Wβ", kind, iters, e)
+			}
+			if want := []ngca.FamilyCount{{Family: kind.String(), Kept: 1, Total: 1}}; !reflect.DeepEqual(res.Kept, want) {
+				t.Errorf("%v: Kept = %v, want %v", kind, res.Kept, want)
+			}
+		}
+	}
+}
+
+// TestMIPPTooFewKept: fewer surviving vectors than Dim is an ErrSingular
+// error, not an arbitrary basis.
+func TestMIPPTooFewKept(t *testing.T) {
+	x, _ := invariantData(t)
+	tests := []struct {
+		name string
+		est  *ngca.MIPP
+		msg  string
+	}{
+		{"one function", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Tanh, Params: []float64{1}}}},
+			"only 1 of 1 index functions passed the threshold τ = 1.6, need at least Dim = 2"},
+		{"huge threshold", &ngca.MIPP{Dim: 2, Threshold: 1e6, Families: []ngca.Family{{Kind: ngca.GaussPow3, L: 20}, {Kind: ngca.Cos, L: 20}}},
+			"only 0 of 40 index functions passed the threshold τ = 1e+06, need at least Dim = 2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := tc.est.Fit(context.Background(), x)
+			if !errors.Is(err, ngca.ErrSingular) || res != nil {
+				t.Fatalf("got (%v, %v), want an ErrSingular error", res, err)
+			}
+			if !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("error %q does not say %q", err, tc.msg)
+			}
+		})
+	}
+	// One function is enough for Dim = 1.
+	fit(t, &ngca.MIPP{Dim: 1, Families: []ngca.Family{{Kind: ngca.Tanh, Params: []float64{1}}}}, x)
+}
+
+func TestMIPPBadConfig(t *testing.T) {
+	x, _ := invariantData(t)
+	_, d := x.Dims()
+	tests := []struct {
+		name string
+		est  *ngca.MIPP
+		want error
+	}{
+		{"negative iterations", &ngca.MIPP{Dim: 2, Iterations: -1}, ngca.ErrParam},
+		{"negative threshold", &ngca.MIPP{Dim: 2, Threshold: -1.6}, ngca.ErrParam},
+		{"NaN threshold", &ngca.MIPP{Dim: 2, Threshold: math.NaN()}, ngca.ErrParam},
+		{"Inf threshold", &ngca.MIPP{Dim: 2, Threshold: math.Inf(1)}, ngca.ErrParam},
+		{"negative workers", &ngca.MIPP{Dim: 2, Workers: -2}, ngca.ErrParam},
+		{"unknown kind", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: 4}}}, ngca.ErrParam},
+		{"negative kind", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: -1}}}, ngca.ErrParam},
+		{"negative L", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Tanh, L: -5}}}, ngca.ErrParam},
+		{"Min > Max", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Sin, Min: 2, Max: 1}}}, ngca.ErrParam},
+		{"Min only", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Sin, Min: 0.5}}}, ngca.ErrParam},
+		{"Max only", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Sin, Max: 3}}}, ngca.ErrParam},
+		{"negative Min", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Cos, Min: -1, Max: 1}}}, ngca.ErrParam},
+		{"NaN Max", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Cos, Min: 1, Max: math.NaN()}}}, ngca.ErrParam},
+		{"Inf Max", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Cos, Min: 1, Max: math.Inf(1)}}}, ngca.ErrParam},
+		{"zero param", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.GaussPow3, Params: []float64{1, 0}}}}, ngca.ErrParam},
+		{"NaN param", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Tanh, Params: []float64{math.NaN()}}}}, ngca.ErrParam},
+		{"Params and L", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Tanh, Params: []float64{1, 2}, L: 2}}}, ngca.ErrParam},
+		{"Params and range", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Tanh, Params: []float64{1, 2}, Min: 1, Max: 2}}}, ngca.ErrParam},
+		{"second family bad", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Tanh}, {Kind: ngca.Sin, L: -1}}}, ngca.ErrParam},
+		// Whitening needs more rows than columns.
+		{"n = d", &ngca.MIPP{Dim: 2}, ngca.ErrSamples},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			data := mat.Matrix(x)
+			if tc.want == ngca.ErrSamples {
+				data = x.Slice(0, d, 0, d)
+			}
+			res, err := tc.est.Fit(context.Background(), data)
+			if !errors.Is(err, tc.want) || res != nil {
+				t.Errorf("got (%v, %v), want an error wrapping %v", res, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestMIPPKept checks the per-family counts, the progress reports and the
+// parameter grids.
+func TestMIPPKept(t *testing.T) {
+	x, _ := invariantData(t)
+	var seen []ngca.Progress
+	est := &ngca.MIPP{Dim: 2, Src: seeded(), Progress: func(p ngca.Progress) { seen = append(seen, p) }}
+	res := fit(t, est, x)
+	if len(res.Kept) != 4 {
+		t.Fatalf("Kept = %v, want 4 families", res.Kept)
+	}
+	var total int
+	for i, name := range []string{"gauss-pow3", "tanh", "sin", "cos"} {
+		c := res.Kept[i]
+		if c.Family != name || c.Total != 1000 || c.Kept < 0 || c.Degenerate < 0 || c.Kept+c.Degenerate > c.Total {
+			t.Errorf("Kept[%d] = %+v, want family %s with 1000 functions", i, c, name)
+		}
+		total += c.Kept
+	}
+	if total < 2 {
+		t.Errorf("only %d vectors kept in all", total)
+	}
+	if len(seen) != 4000 {
+		t.Fatalf("%d progress calls, want 4000", len(seen))
+	}
+	for i, p := range seen {
+		if p != (ngca.Progress{Stage: "mipp", Done: i + 1, Total: 4000}) {
+			t.Fatalf("progress call %d = %+v", i, p)
+		}
+	}
+	if steps := fmt.Sprint(res.Timings); !strings.Contains(steps, "mipp") || res.Timings[len(res.Timings)-1].Step != "total" {
+		t.Errorf("timings %v", res.Timings)
+	}
+
+	// The counts do not depend on the number of workers either.
+	r1 := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Workers: 1}, x)
+	r3 := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Workers: 3}, x)
+	if !reflect.DeepEqual(r1.Kept, res.Kept) || !reflect.DeepEqual(r3.Kept, res.Kept) {
+		t.Errorf("Kept differs with the number of workers: %v, %v, %v", r1.Kept, r3.Kept, res.Kept)
+	}
+
+	// The zero-valued families are the defaults, in the same order.
+	def := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: ngca.DefaultFamilies()}, x)
+	zero := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{
+		{Kind: ngca.GaussPow3}, {Kind: ngca.Tanh}, {Kind: ngca.Sin}, {Kind: ngca.Cos}}}, x)
+	if !sameResult(def, res) || !sameResult(zero, res) || !reflect.DeepEqual(def.Kept, res.Kept) {
+		t.Error("DefaultFamilies() or zero-valued families differ from the nil default")
+	}
+
+	// Custom families: an explicit list, a range, a single value.
+	custom := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{
+		{Kind: ngca.Tanh, Params: []float64{0.5, 1, 2}},
+		{Kind: ngca.GaussPow3, Min: 1, Max: 2, L: 50},
+		{Kind: ngca.Sin, Min: 1, Max: 1, L: 1},
+	}}, x)
+	for i, want := range []struct {
+		name  string
+		total int
+	}{{"tanh", 3}, {"gauss-pow3", 50}, {"sin", 1}} {
+		if c := custom.Kept[i]; c.Family != want.name || c.Total != want.total {
+			t.Errorf("custom Kept[%d] = %+v, want %s with %d functions", i, c, want.name, want.total)
+		}
+	}
+
+	// A range is L evenly spaced values, endpoints included.
+	ranged := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{{Kind: ngca.Tanh, Min: 0.5, Max: 2, L: 4}}}, x)
+	listed := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{{Kind: ngca.Tanh, Params: []float64{0.5, 1, 1.5, 2}}}}, x)
+	if !sameResult(ranged, listed) {
+		t.Error("range [0.5, 2] with L = 4 differs from the list 0.5, 1, 1.5, 2")
+	}
+}
+
+func TestDefaultFamilies(t *testing.T) {
+	want := []ngca.Family{
+		{Kind: ngca.GaussPow3, Min: 0.5, Max: 5, L: 1000},
+		{Kind: ngca.Tanh, Min: 0.05, Max: 5, L: 1000},
+		{Kind: ngca.Sin, Min: 0.05, Max: 4, L: 1000},
+		{Kind: ngca.Cos, Min: 0.05, Max: 4, L: 1000},
+	}
+	if got := ngca.DefaultFamilies(); !reflect.DeepEqual(got, want) {
+		t.Errorf("DefaultFamilies() = %v, want %v", got, want)
+	}
+	if s := ngca.FamilyKind(9).String(); s != "FamilyKind(9)" {
+		t.Errorf("String of an unknown kind = %q", s)
+	}
+}
