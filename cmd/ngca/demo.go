@@ -14,13 +14,13 @@ import (
 func init() {
 	register(&command{
 		name:    "demo",
-		summary: "fit the estimators to the paper's artificial data and print ε and time",
+		summary: "fit WF-LSNGCA, LSNGCA and MIPP to the paper's artificial data; print ε and time",
 		usage: `Usage: ngca demo [flags]
 
 Generates the artificial data of Shiino et al. (ACML 2017, §4.2): a 2-D
 non-Gaussian signal in columns 1-2 and d-2 correlated Gaussian noise columns
-whose covariance gets worse conditioned as r grows. Fits WF-LSNGCA and
-LSNGCA to each data set (m = 2, default settings) and prints the subspace
+whose covariance gets worse conditioned as r grows. Fits WF-LSNGCA, LSNGCA
+and MIPP to each data set (m = 2, default settings) and prints the subspace
 error ε (0 = the true subspace, 1 = orthogonal to it) and the time per fit.
 A progress bar is drawn on stderr when it is a terminal.
 
@@ -46,6 +46,9 @@ var demoMethods = []demoMethod{
 	}},
 	{"LSNGCA", 1, func(w int, src rand.Source, p func(ngca.Progress)) ngca.Estimator {
 		return &ngca.LSNGCA{Dim: 2, Workers: w, Src: src, Progress: p}
+	}},
+	{"MIPP", 1, func(w int, src rand.Source, p func(ngca.Progress)) ngca.Estimator {
+		return &ngca.MIPP{Dim: 2, Workers: w, Src: src, Progress: p}
 	}},
 }
 

@@ -6,8 +6,8 @@
 //
 // Commands:
 //
-//	demo    fit WF-LSNGCA and LSNGCA to the paper's artificial data and
-//	        print each subspace error and time
+//	demo    fit WF-LSNGCA, LSNGCA and MIPP to the paper's artificial data
+//	        and print each subspace error and time
 //	help    show help for a command
 //
 // Run "ngca help <command>" or "ngca <command> -h" for a command's flags.
