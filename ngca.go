@@ -32,6 +32,9 @@ var (
 	ErrConstant = errors.New("ngca: constant column")
 	// ErrParam reports an invalid configuration value.
 	ErrParam = errors.New("ngca: invalid parameter")
+	// ErrFormat reports a data file that does not follow its format; the
+	// message gives the line and column.
+	ErrFormat = errors.New("ngca: bad data format")
 	// ErrSingular reports a numerically singular problem: a covariance matrix
 	// that cannot be whitened, or a coordinate for which every candidate of
 	// a cross-validation grid failed.
