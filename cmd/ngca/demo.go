@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
 )
 
@@ -33,25 +34,6 @@ Examples:
 	})
 }
 
-// demoMethod is an estimator the demo runs.
-type demoMethod struct {
-	name   string
-	stages int // progress stages per fit
-	new    func(workers int, src rand.Source, prog func(ngca.Progress)) ngca.Estimator
-}
-
-var demoMethods = []demoMethod{
-	{"WF-LSNGCA", 2, func(w int, src rand.Source, p func(ngca.Progress)) ngca.Estimator {
-		return &ngca.WFLSNGCA{Dim: 2, Workers: w, Src: src, Progress: p}
-	}},
-	{"LSNGCA", 1, func(w int, src rand.Source, p func(ngca.Progress)) ngca.Estimator {
-		return &ngca.LSNGCA{Dim: 2, Workers: w, Src: src, Progress: p}
-	}},
-	{"MIPP", 1, func(w int, src rand.Source, p func(ngca.Progress)) ngca.Estimator {
-		return &ngca.MIPP{Dim: 2, Workers: w, Src: src, Progress: p}
-	}},
-}
-
 func runDemo(ctx context.Context, e *env, args []string) error {
 	c := commands["demo"]
 	fs := newFlags(c)
@@ -65,27 +47,22 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	var ds []ngca.Distribution
 	for _, s := range splitList(*dists) {
 		dist, err := ngca.ParseDistribution(s)
 		if err != nil {
-			return fmt.Errorf("%w: -dists: %v", errUsage, err)
+			return usagef("-dists: %v", err)
 		}
 		ds = append(ds, dist)
 	}
 	if len(ds) == 0 {
-		return fmt.Errorf("%w: -dists is empty", errUsage)
+		return usagef("-dists is empty")
 	}
 
-	units := 0
-	for range ds {
-		for _, m := range demoMethods {
-			units += m.stages
-		}
-	}
-	bar := progress.New(e.stderr, "fitting", units)
+	ms := methods.All()
+	bar := progress.New(e.stderr, "fitting", len(ds)*len(ms))
 	fmt.Fprintf(e.stdout, "NGCA demo: the paper's artificial data, n=%d, d=%d, m=2, r=%g, seed %d\n\n", *n, *d, *r, *seed)
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 3, ' ', 0)
 	fmt.Fprintln(tw, "data\tmethod\tε (subspace error)\ttime")
@@ -93,27 +70,20 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	for k, dist := range ds {
 		x, truth, err := ngca.Artificial{Dist: dist, N: *n, D: *d, R: *r}.Sample(rand.NewPCG(*seed, uint64(k)))
 		if err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
+			return usagef("%v", err)
 		}
-		for _, m := range demoMethods {
+		for _, m := range ms {
 			base := bar.Done()
-			stage := -1
-			last := ""
-			prog := func(p ngca.Progress) {
-				if p.Stage != last {
-					stage, last = stage+1, p.Stage
-				}
-				bar.Set(base + float64(stage) + float64(p.Done)/float64(p.Total))
-			}
+			prog := func(p ngca.Progress) { bar.Set(base + m.Fraction(p)) }
 			start := time.Now()
-			res, err := m.new(*workers, rand.NewPCG(*seed, 1000+uint64(k)), prog).Fit(ctx, x)
+			res, err := m.New(2, *workers, rand.NewPCG(*seed, 1000+uint64(k)), prog).Fit(ctx, x)
 			if err != nil {
 				bar.Finish()
-				return fmt.Errorf("%s on (%v): %w", m.name, dist, err)
+				return fmt.Errorf("%s on (%v): %w", m.Label, dist, err)
 			}
 			elapsed := time.Since(start)
-			bar.Set(base + float64(m.stages))
-			rows = append(rows, fmt.Sprintf("(%v) %s\t%s\t%.2e\t%.2fs", dist, distName(dist), m.name,
+			bar.Set(base + 1)
+			rows = append(rows, fmt.Sprintf("(%v) %s\t%s\t%.2e\t%.2fs", dist, distName(dist), m.Label,
 				ngca.SubspaceError(truth, res.Basis), elapsed.Seconds()))
 		}
 	}

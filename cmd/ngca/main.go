@@ -6,9 +6,10 @@
 //
 // Commands:
 //
-//	demo    fit WF-LSNGCA, LSNGCA and MIPP to the paper's artificial data
-//	        and print each subspace error and time
-//	help    show help for a command
+//	demo       fit WF-LSNGCA, LSNGCA and MIPP to the paper's artificial data
+//	           and print each subspace error and time
+//	reproduce  reproduce the paper's experiments (artificial, benchmark)
+//	help       show help for a command
 //
 // Run "ngca help <command>" or "ngca <command> -h" for a command's flags.
 package main
@@ -42,6 +43,25 @@ type env struct {
 // command's usage.
 var errUsage = errors.New("usage")
 
+// errReported marks an error whose message has already been written to
+// stderr; run only sets the exit status.
+var errReported = errors.New("reported")
+
+func isUsage(err error) bool { return errors.Is(err, errUsage) }
+
+// usageError is an error of the command line: it matches errUsage but
+// prints only its message.
+type usageError struct{ error }
+
+func (usageError) Is(target error) bool { return target == errUsage }
+
+// usagef returns a usage error with the formatted message.
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// message returns err's text without the "usage: " of errors that wrap
+// errUsage with %w.
+func message(err error) string { return strings.TrimPrefix(err.Error(), errUsage.Error()+": ") }
+
 var commands = map[string]*command{}
 
 func register(c *command) { commands[c.name] = c }
@@ -65,7 +85,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name := args[0]
 	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
 		if len(args) > 1 {
+			if args[1] == "reproduce" && len(args) > 2 {
+				if c, ok := studies[args[2]]; ok {
+					fmt.Fprint(stdout, c.usage)
+					return 0
+				}
+			}
 			if c, ok := commands[args[1]]; ok {
+				if c.name == "reproduce" {
+					c.usage = reproduceUsage()
+				}
 				fmt.Fprint(stdout, c.usage)
 				return 0
 			}
@@ -87,11 +116,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.Is(err, errReported):
+		return 1
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "ngca %s: %v\n\n%s", name, err, c.usage)
+		fmt.Fprintf(stderr, "ngca %s: %s\n\n%s", name, message(err), c.usage)
 		return 1
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintf(stderr, "ngca %s: interrupted\n", name)
+		msg := "interrupted"
+		if strings.HasPrefix(err.Error(), msg) { // a study's account of what it kept
+			msg = err.Error()
+		}
+		fmt.Fprintf(stderr, "ngca %s: %s\n", name, msg)
 		return 1
 	default:
 		fmt.Fprintf(stderr, "ngca %s: %v\n", name, err)
@@ -135,7 +170,7 @@ func parseFlags(fs *flag.FlagSet, c *command, e *env, args []string) error {
 			printDefaults(e.stdout, fs)
 			return err
 		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usagef("%v", err)
 	}
 	return nil
 }

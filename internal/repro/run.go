@@ -1,0 +1,132 @@
+// Package repro holds what the reproduction studies of the ngca command
+// share: a parallel job runner that keeps finished results when
+// interrupted, per-job seeding, summary statistics and table writers.
+package repro
+
+import (
+	"context"
+	"errors"
+	"hash/fnv"
+	"io"
+	"math"
+	"sync"
+
+	"github.com/ngca-go/ngca/internal/progress"
+)
+
+// Run executes jobs 0, …, n−1 on up to workers goroutines. do computes job
+// i; done is called on the calling goroutine with each result as soon as
+// its job finishes (in completion order), so finished results can be
+// saved at once. weights, if not nil, gives each job's expected cost for
+// the progress bar (which may be nil).
+//
+// Results do not depend on workers as long as do(i) depends only on i.
+// When ctx is done, no new job starts, running jobs see the cancelled
+// context, and Run returns ctx's error after every finished result has been
+// passed to done. An error from do or done stops the run the same way and
+// is returned.
+func Run[R any](ctx context.Context, n, workers int, weights []float64, bar *progress.Bar,
+	do func(ctx context.Context, i int) (R, error), done func(i int, r R) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	total := 0.0
+	for i := 0; i < n; i++ {
+		total += weight(weights, i)
+	}
+	type outcome struct {
+		i   int
+		r   R
+		err error
+	}
+	jobs := make(chan int)
+	results := make(chan outcome)
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, min(workers, n)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				r, err := do(ctx, i)
+				results <- outcome{i, r, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := 0; i < n; i++ {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	var first error
+	finished := 0.0
+	for o := range results {
+		if o.err == nil && first == nil {
+			if err := done(o.i, o.r); err != nil {
+				first = err
+				cancel()
+			}
+		} else if o.err != nil && first == nil && !errors.Is(o.err, context.Canceled) {
+			first = o.err
+			cancel()
+		}
+		finished += weight(weights, o.i)
+		if bar != nil {
+			bar.Set(finished / total * float64(n))
+		}
+	}
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}
+
+func weight(w []float64, i int) float64 {
+	if w == nil {
+		return 1
+	}
+	return w[i]
+}
+
+// Key hashes the parts that identify a job (strings, integers, floats) to a
+// 64-bit value, for seeding a random source: rand.NewPCG(seed, Key(...)).
+// The same parts give the same key on every platform, whatever else the
+// study contains, so a run's data do not change when the grid around it
+// does.
+func Key(parts ...any) uint64 {
+	h := fnv.New64a()
+	var buf [8]byte
+	for _, p := range parts {
+		var u uint64
+		switch v := p.(type) {
+		case string:
+			io.WriteString(h, v)
+			u = uint64(len(v))
+		case int:
+			u = uint64(v)
+		case uint64:
+			u = v
+		case float64:
+			u = math.Float64bits(v)
+		case bool:
+			if v {
+				u = 1
+			}
+		default:
+			panic("repro.Key: unsupported part type")
+		}
+		for k := range buf {
+			buf[k] = byte(u >> (8 * k))
+		}
+		h.Write(buf[:])
+	}
+	return h.Sum64()
+}
