@@ -162,7 +162,7 @@ func checkFinite(name string, x mat.Matrix) error {
 	for i := 0; i < n; i++ {
 		for j := 0; j < d; j++ {
 			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: %s row %d, column %d is %v", ErrNonFinite, name, i, j, v)
+				return fmt.Errorf("%w: %s.At(%d, %d) is %v", ErrNonFinite, name, i, j, v)
 			}
 		}
 	}
@@ -227,7 +227,7 @@ func newScaling(x mat.Matrix) (scaling, error) {
 		}
 		sd := math.Sqrt(ss / float64(n-1))
 		if !(sd > 16*eps*maxAbs) {
-			return s, fmt.Errorf("%w: column %d (standard deviation %.3g)", ErrConstant, j, sd)
+			return s, fmt.Errorf("%w: column index %d (0-based) has standard deviation %.3g", ErrConstant, j, sd)
 		}
 		s.mean[j], s.sd[j] = mu, sd
 	}

@@ -8,6 +8,11 @@
 //
 //	demo       fit WF-LSNGCA, LSNGCA and MIPP to the paper's artificial data
 //	           and print each subspace error and time
+//	fit        fit an estimator to a CSV, TSV or LIBSVM file and write the
+//	           basis of the non-Gaussian subspace (CSV, or JSON with -json)
+//	transform  project a data file onto a basis and write the coordinates
+//	plot       draw a data file's non-Gaussian projection and eigenvalue
+//	           spectrum as an image (PNG, SVG, PDF)
 //	reproduce  reproduce the paper's experiments (artificial, benchmark)
 //	help       show help for a command
 //
@@ -85,18 +90,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name := args[0]
 	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
 		if len(args) > 1 {
-			if args[1] == "reproduce" && len(args) > 2 {
-				if c, ok := studies[args[2]]; ok {
-					fmt.Fprint(stdout, c.usage)
-					return 0
-				}
-			}
-			if c, ok := commands[args[1]]; ok {
-				if c.name == "reproduce" {
-					c.usage = reproduceUsage()
-				}
-				fmt.Fprint(stdout, c.usage)
-				return 0
+			// "ngca help X [Y]" is "ngca X [Y] -h": the usage and every flag.
+			if _, ok := commands[args[1]]; ok {
+				return run(ctx, append(append([]string(nil), args[1:]...), "-h"), stdout, stderr)
 			}
 			fmt.Fprintf(stderr, "ngca: unknown command %q\n", args[1])
 			return 1

@@ -43,7 +43,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
 		return usagef("which study?")
 	}
-	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(e.stdout, reproduceUsage())
 		return nil
 	}

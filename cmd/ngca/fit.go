@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"flag"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+const fitDoc = `Usage: ngca fit -dim M [flags] FILE
+
+Fits an NGCA estimator to the data in FILE (rows are observations, columns
+are variables; "-" reads standard input) and writes a basis of the
+M-dimensional non-Gaussian subspace: as CSV, d lines of M numbers (column k
+is basis vector k, in the coordinates of the data columns), or with -json
+as a JSON object. Numbers are written with full precision. Nothing else
+goes to standard output; a progress bar is drawn on stderr when it is a
+terminal.
+
+FILE is CSV, TSV or LIBSVM (see -format). A CSV/TSV header line is detected
+(or set with -header); a label column (-label-col) is left out of the data.
+Every data cell must be a finite number; a bad cell is reported with its
+line and column.
+
+The JSON object has: method, input, format, n, d, dim; columns and
+label_column (when the file has a header); seed; settings (resolved
+centers and folds, or MIPP's iterations and threshold); basis (d lists of M
+numbers); eigenvalues (all d, descending: a gap after the M-th suggests M is
+right); mean (the column means, which transform subtracts); cv (per stage:
+its name, widths, ridges and per output coordinate the chosen width, ridge
+and score and the score grid scores[width][ridge]); kept (MIPP: index
+functions kept per family); timings (step → seconds). A cross-validation
+score of +Inf (a candidate whose solve failed) is written as null, since
+JSON has no Inf.
+
+Examples:
+  ngca fit -dim 2 data.csv > basis.csv
+  ngca fit -dim 2 -json -o fit.json data.csv
+  ngca fit -method mipp -dim 3 -seed 7 svmguide1
+  ngca fit -dim 2 -label-col species -widths 0.5,1,2 iris.csv
+  cat data.tsv | ngca fit -dim 2 -format tsv -
+`
+
+func init() {
+	c := &command{name: "fit", summary: "fit an estimator to a CSV, TSV or LIBSVM file; write the basis (CSV or JSON)", run: runFit}
+	c.usage = fitDoc + flagHelp(newFitFlags(c).fs, []flagGroup{
+		{"Input", inputFlagNames},
+		fitFlagGroups[0], fitFlagGroups[1], fitFlagGroups[2],
+		{"Output", []string{"o", "json"}},
+	})
+	register(c)
+}
+
+// fitFlags are the flags of the fit command.
+type fitFlags struct {
+	fs       *flag.FlagSet
+	in       inputFlags
+	fit      fitArgs
+	out      string
+	jsonMode bool
+}
+
+func newFitFlags(c *command) *fitFlags {
+	f := &fitFlags{fs: newFlags(c)}
+	f.in.register(f.fs)
+	f.fit.register(f.fs, "dimension `M` of the non-Gaussian subspace, 1 ≤ M < number of data columns (required)")
+	f.fs.StringVar(&f.out, "o", "", "write the result to `file` instead of standard output (the file is replaced only on success)")
+	f.fs.BoolVar(&f.jsonMode, "json", false, "write JSON (basis, eigenvalues, means, chosen hyperparameters, timings) instead of the CSV basis")
+	return f
+}
+
+func runFit(ctx context.Context, e *env, args []string) error {
+	c := commands["fit"]
+	f := newFitFlags(c)
+	pos, err := parseArgs(f.fs, c, e, args)
+	if err != nil {
+		return err
+	}
+	path, err := oneFile(pos)
+	if err != nil {
+		return err
+	}
+	m, err := f.fit.check(setFlags(f.fs))
+	if err != nil {
+		return err
+	}
+	opt, err := f.in.options()
+	if err != nil {
+		return err
+	}
+	out, err := createOutFile(f.out, e.stdout)
+	if err != nil {
+		return err
+	}
+	defer out.abort()
+	t, name, err := loadTable(path, opt)
+	if err != nil {
+		return err
+	}
+	res, err := f.fit.fitTable(ctx, e, m, t, name)
+	if err != nil {
+		return err
+	}
+	if f.jsonMode {
+		err = writeJSON(out, newFitJSON(&f.fit, m, t, name, res))
+	} else {
+		err = writeMatrixCSV(out.Writer, res.Basis, nil)
+	}
+	if err != nil {
+		return err
+	}
+	return out.commit()
+}
+
+// writeMatrixCSV writes the rows of m as CSV lines with full precision,
+// after a header line if header is not nil.
+func writeMatrixCSV(w *bufio.Writer, m mat.Matrix, header []string) error {
+	if header != nil {
+		cw := csv.NewWriter(w)
+		if err := cw.Write(header); err != nil {
+			return err
+		}
+		cw.Flush()
+	}
+	r, c := m.Dims()
+	var buf []byte
+	for i := 0; i < r; i++ {
+		buf = buf[:0]
+		for j := 0; j < c; j++ {
+			if j > 0 {
+				buf = append(buf, ',')
+			}
+			buf = strconv.AppendFloat(buf, m.At(i, j), 'g', -1, 64)
+		}
+		buf = append(buf, '\n')
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}

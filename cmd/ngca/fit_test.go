@@ -1,0 +1,328 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ngca-go/ngca"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestFitFormats fits the same data read from CSV (with a header and a
+// label column), TSV, LIBSVM and standard input: every run must print the
+// same orthonormal basis, close to the true subspace (columns 1-2).
+func TestFitFormats(t *testing.T) {
+	dir := t.TempDir()
+	files := dataFiles(t, dir)
+	tsv, err := os.ReadFile(files["tsv"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for _, tc := range []struct {
+		input string
+		args  []string
+	}{
+		{"", []string{"fit", "-dim", "2", "-label-col", "class", files["csv"]}},
+		{"", []string{"fit", "-label-col", "3", files["csv"], "-dim", "2"}}, // flags after FILE
+		{"", []string{"fit", "-dim", "2", files["tsv"]}},
+		{"", []string{"fit", "-dim", "2", "-workers", "1", files["libsvm"]}},
+		{"", []string{"fit", "-dim=2", "-format", "csv", "-header=false", "-label-col", "3", "-header=true", files["csv"]}},
+		{string(tsv), []string{"fit", "-dim", "2", "-"}},
+	} {
+		r := ngcaRun(t, tc.input, tc.args...).mustSucceed(t, tc.args...)
+		if r.stderr != "" {
+			t.Errorf("ngca %q: stderr %q, want nothing when stderr is not a terminal", tc.args, r.stderr)
+		}
+		b := parseMatrix(t, r.stdout)
+		if d, m := b.Dims(); d != 5 || m != 2 {
+			t.Fatalf("ngca %q: basis is %d×%d, want 5×2", tc.args, d, m)
+		}
+		checkOrthonormal(t, b)
+		truth := mat.NewDense(5, 2, []float64{1, 0, 0, 1, 0, 0, 0, 0, 0, 0})
+		if eps := ngca.SubspaceError(truth, b); eps > 0.01 {
+			t.Errorf("ngca %q: subspace error %.3g, want < 0.01", tc.args, eps)
+		}
+		if first == "" {
+			first = r.stdout
+		} else if r.stdout != first {
+			t.Errorf("ngca %q printed another basis than ngca fit on the CSV:\n%s\nwant\n%s", tc.args, r.stdout, first)
+		}
+	}
+}
+
+// TestFitJSON checks the JSON output of every method.
+func TestFitJSON(t *testing.T) {
+	files := dataFiles(t, t.TempDir())
+	for _, tc := range []struct {
+		method string
+		stages []string
+	}{
+		{"wflsngca", []string{"lsldg", "v"}},
+		{"lsngca", []string{"lsldg"}},
+		{"mipp", nil},
+	} {
+		args := []string{"fit", "-method", tc.method, "-dim", "2", "-json", "-label-col", "class", "-seed", "3", files["csv"]}
+		r := ngcaRun(t, "", args...).mustSucceed(t, args...)
+		var j map[string]any
+		if err := json.Unmarshal([]byte(r.stdout), &j); err != nil {
+			t.Fatalf("%s: output is not JSON: %v\n%s", tc.method, err, r.stdout)
+		}
+		for _, key := range []string{"method", "input", "format", "n", "d", "dim", "columns", "label_column", "seed",
+			"settings", "basis", "eigenvalues", "mean", "cv", "timings"} {
+			if _, ok := j[key]; !ok {
+				t.Errorf("%s: no %q in the JSON", tc.method, key)
+			}
+		}
+		if j["method"] != tc.method || j["n"] != 400.0 || j["d"] != 5.0 || j["dim"] != 2.0 || j["label_column"] != "class" || j["seed"] != 3.0 {
+			t.Errorf("%s: method %v, n %v, d %v, dim %v, label_column %v, seed %v", tc.method, j["method"], j["n"], j["d"], j["dim"], j["label_column"], j["seed"])
+		}
+		if got := strings.Join(toStrings(j["columns"]), ","); got != "x1,x2,x3,x4,x5" {
+			t.Errorf("%s: columns %s", tc.method, got)
+		}
+		var basis [][]float64
+		remarshal(t, j["basis"], &basis)
+		b := mat.NewDense(5, 2, nil)
+		for i, row := range basis {
+			b.SetRow(i, row)
+		}
+		checkOrthonormal(t, b)
+		// The JSON basis is the CSV one, to the last bit.
+		csvArgs := []string{"fit", "-method", tc.method, "-dim", "2", "-label-col", "class", "-seed", "3", files["csv"]}
+		if c := parseMatrix(t, ngcaRun(t, "", csvArgs...).mustSucceed(t, csvArgs...).stdout); !mat.Equal(c, b) {
+			t.Errorf("%s: the JSON basis differs from the CSV basis", tc.method)
+		}
+		if ev := j["eigenvalues"].([]any); len(ev) != 5 {
+			t.Errorf("%s: %d eigenvalues, want 5", tc.method, len(ev))
+		}
+		if mean := j["mean"].([]any); len(mean) != 5 {
+			t.Errorf("%s: %d means, want 5", tc.method, len(mean))
+		}
+		var cv []struct {
+			Name           string
+			Widths, Ridges []float64
+			Coords         []struct {
+				Coord               int
+				Width, Ridge, Score *float64
+				Scores              [][]*float64
+			}
+		}
+		remarshal(t, j["cv"], &cv)
+		if len(cv) != len(tc.stages) {
+			t.Fatalf("%s: %d CV stages, want %d", tc.method, len(cv), len(tc.stages))
+		}
+		for k, st := range cv {
+			if st.Name != tc.stages[k] || len(st.Coords) != 5 || len(st.Widths) != 10 || len(st.Ridges) != 10 {
+				t.Errorf("%s: stage %d is %q with %d coordinates, %d widths, %d ridges", tc.method, k, st.Name, len(st.Coords), len(st.Widths), len(st.Ridges))
+			}
+			for _, c := range st.Coords {
+				if c.Width == nil || c.Ridge == nil || c.Score == nil || len(c.Scores) != 10 || len(c.Scores[0]) != 10 {
+					t.Errorf("%s: stage %s coordinate %d: incomplete %+v", tc.method, st.Name, c.Coord, c)
+				}
+			}
+		}
+		settings := j["settings"].(map[string]any)
+		if tc.method == "mipp" {
+			if settings["iterations"] != 10.0 || settings["threshold"] != 1.6 {
+				t.Errorf("mipp settings %v", settings)
+			}
+			if kept, ok := j["kept"].([]any); !ok || len(kept) != 4 {
+				t.Errorf("mipp: kept %v, want 4 families", j["kept"])
+			}
+		} else if settings["centers"] != 100.0 || settings["folds"] != 5.0 {
+			t.Errorf("%s settings %v", tc.method, settings)
+		}
+		// Timings: step → seconds, in the order of the fit, ending with the total.
+		timings := j["timings"].(map[string]any)
+		if _, ok := timings["total"]; !ok || len(timings) < 2 {
+			t.Errorf("%s: timings %v", tc.method, timings)
+		}
+		if i := strings.Index(r.stdout, `"timings"`); i < 0 || !strings.Contains(r.stdout[i:], `"total"`) || strings.Index(r.stdout[i:], `"prepare"`) > strings.Index(r.stdout[i:], `"total"`) {
+			t.Errorf("%s: timings out of order", tc.method)
+		}
+	}
+}
+
+func TestJSONFloat(t *testing.T) {
+	var b strings.Builder
+	err := writeJSON(&b, map[string]any{"s": []jsonFloat{1, jsonFloat(math.Inf(1)), jsonFloat(math.NaN()), 0.1, 1e-300}})
+	if want := "{\n  \"s\": [1, null, null, 0.1, 1e-300]\n}\n"; err != nil || b.String() != want {
+		t.Errorf("writeJSON: %q, %v; want %q", b.String(), err, want)
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	for _, s := range v.([]any) {
+		out = append(out, s.(string))
+	}
+	return out
+}
+
+func remarshal(t *testing.T, v, dst any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err == nil {
+		err = json.Unmarshal(b, dst)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFitOutputFile checks -o: the file gets the result, stdout nothing;
+// a failed fit leaves an existing file alone and no temporary file behind.
+func TestFitOutputFile(t *testing.T) {
+	dir := t.TempDir()
+	files := dataFiles(t, dir)
+	out := filepath.Join(dir, "basis.csv")
+	r := ngcaRun(t, "", "fit", "-dim", "2", "-o", out, files["tsv"]).mustSucceed(t)
+	if r.stdout != "" || r.stderr != "" {
+		t.Errorf("stdout %q, stderr %q; want nothing", r.stdout, r.stderr)
+	}
+	text, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkOrthonormal(t, parseMatrix(t, string(text)))
+
+	r = ngcaRun(t, "", "fit", "-dim", "7", "-o", out, files["tsv"])
+	if r.code != 1 {
+		t.Fatalf("fit with -dim 7: exit %d", r.code)
+	}
+	if again, _ := os.ReadFile(out); string(again) != string(text) {
+		t.Errorf("a failed fit changed the -o file")
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+// TestFitErrors checks the message and exit status of every kind of bad
+// input and bad flag.
+func TestFitErrors(t *testing.T) {
+	files := dataFiles(t, t.TempDir())
+	data := files["tsv"]
+	for _, tc := range []struct {
+		args  []string
+		want  string
+		usage bool // the usage follows the message
+	}{
+		// Bad files.
+		{[]string{"-dim", "1", "testdata/ragged.csv"}, "ngca fit: testdata/ragged.csv:5: 3 fields, want 4 (as on line 1)\n", false},
+		{[]string{"-dim", "1", "testdata/nonnumeric.csv"}, `ngca fit: testdata/nonnumeric.csv:7: column 3 ("x3"): "abc" is not a number` + "\n", false},
+		{[]string{"-dim", "1", "testdata/empty.csv"}, "ngca fit: testdata/empty.csv: empty file (no data)\n", false},
+		{[]string{"-dim", "1", "testdata/header-only.csv"}, "ngca fit: testdata/header-only.csv:1: no data rows, only a header\n", false},
+		{[]string{"-dim", "1", "testdata/nan.tsv"}, `ngca fit: testdata/nan.tsv:3: column 2 ("b"): "NaN" is not a finite number (NaN and Inf are not allowed)` + "\n", false},
+		{[]string{"-dim", "1", "testdata/bad.libsvm"}, `ngca fit: testdata/bad.libsvm:2:12: value "x" is not a finite number` + "\n", false},
+		{[]string{"-dim", "1", "testdata/constant.csv"}, `ngca fit: column 3 ("const") of testdata/constant.csv is constant (every value is 5)`, false},
+		{[]string{"-dim", "1", "testdata/missing.csv"}, "ngca fit: open testdata/missing.csv: no such file or directory\n", false},
+		{[]string{"-dim", "1", "testdata"}, "ngca fit: testdata is a directory, not a data file\n", false},
+		{[]string{"-dim", "2", files["csv"]}, `data.csv:2: column 3 ("class"): "q1" is not a number (if the column holds labels, name it with -label-col)`, false},
+		{[]string{"-dim", "2", "-label-col", "species", files["csv"]}, `data.csv:1: no column named "species" in the header ("x1", "x2", "class", "x3", "x4", "x5")`, false},
+		{[]string{"-dim", "2", "-label-col", "9", files["csv"]}, `data.csv:1: label column 9 is out of range: the file has 6 columns`, false},
+		{[]string{"-dim", "2", "-label-col", "1", files["libsvm"]}, `a label column cannot be chosen in a LIBSVM file`, false},
+		{[]string{"-dim", "2", "-format", "libsvm", files["csv"]}, `data.csv:1:1: label "x1,x2,class,x3,x4,x5" is not a finite number`, false},
+		// The dimension.
+		{[]string{data}, "ngca fit: -dim is required", true},
+		{[]string{"-dim", "0", data}, "ngca fit: -dim 0 is out of range: need 1 ≤ M < number of data columns", true},
+		{[]string{"-dim", "5", data}, "ngca fit: -dim 5 is out of range: " + data + " has 5 data columns, so -dim must be between 1 and 4\n", false},
+		{[]string{"-dim", "40", data}, "-dim 40 is out of range", false},
+		{[]string{"-dim", "2", "-label-col", "1", "testdata/constant.csv"}, "-dim 2 is out of range: testdata/constant.csv has 2 data columns, so -dim must be between 1 and 1", false},
+		// Methods and their flags.
+		{[]string{"-method", "pca", "-dim", "2", data}, `ngca fit: unknown -method "pca" (want wflsngca, lsngca or mipp)`, true},
+		{[]string{"-method", "mipp", "-centers", "50", "-dim", "2", data}, "ngca fit: -centers does not apply to -method mipp (only to wflsngca and lsngca)", true},
+		{[]string{"-method", "lsngca", "-vwidths", "1", "-dim", "2", data}, "ngca fit: -vwidths does not apply to -method lsngca (only to wflsngca)", true},
+		{[]string{"-threshold", "2", "-dim", "2", data}, "ngca fit: -threshold does not apply to -method wflsngca (only to mipp)", true},
+		{[]string{"-widths", "1,x", "-dim", "2", data}, `ngca fit: -widths: "x" is not a number`, true},
+		{[]string{"-ridges", "1,-2", "-dim", "2", data}, `ngca fit: -ridges: -2 is not a positive finite number`, true},
+		{[]string{"-folds", "1", "-dim", "2", data}, "ngca fit: -folds 1: need at least 2 folds", true},
+		{[]string{"-centers", "-3", "-dim", "2", data}, "ngca fit: -centers -3 is negative", true},
+		{[]string{"-centers", "500", "-dim", "2", data}, "ngca fit: -centers 500 exceeds the 400 rows of " + data, false},
+		{[]string{"-method", "mipp", "-threshold", "1e9", "-dim", "2", data}, "ngca fit: MIPP on " + data + ": ngca: numerically singular: MIPP: only 0 of 4000 index functions passed the threshold", false},
+		// The command line.
+		{[]string{"-dim", "2"}, "ngca fit: missing input FILE (use - for standard input)", true},
+		{[]string{"-dim", "2", data, "more.csv"}, `ngca fit: unexpected argument "more.csv" after the input file`, true},
+		{[]string{"-dim", "2", "-nope", data}, "ngca fit: flag provided but not defined: -nope", true},
+		{[]string{"-dim", "x", data}, `invalid value "x" for flag -dim`, true},
+		{[]string{"-dim", "2", "-format", "xls", data}, `ngca fit: -format: unknown format "xls" (want auto, csv, tsv or libsvm)`, true},
+		{[]string{"-dim", "2", "-header=maybe", data}, `-header: want true, false or auto`, true},
+		{[]string{"-dim", "2", "-header", "false", data}, `ngca fit: "false" was read as the input file: write -header=false, not -header false`, true},
+		{[]string{"-dim", "2", "-o", "/nonexistent/dir/b.csv", data}, "ngca fit: cannot create /nonexistent/dir/b.csv: directory /nonexistent/dir does not exist\n", false},
+		{[]string{"-dim", "2", "-o", "testdata", data}, "ngca fit: -o testdata is a directory\n", false},
+	} {
+		args := append([]string{"fit"}, tc.args...)
+		r := ngcaRun(t, "", args...)
+		if r.code != 1 {
+			t.Errorf("ngca %q: exit %d, want 1", args, r.code)
+		}
+		if !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("ngca %q: stderr\n%s\nwant it to contain\n%s", args, r.stderr, tc.want)
+		}
+		if got := strings.Contains(r.stderr, "Usage: ngca fit"); got != tc.usage {
+			t.Errorf("ngca %q: usage printed: %v, want %v", args, got, tc.usage)
+		}
+		if r.stdout != "" {
+			t.Errorf("ngca %q: stdout %q, want nothing", args, r.stdout)
+		}
+	}
+}
+
+// TestHelp checks that "ngca help X" and "ngca X -h" print the same help,
+// with examples and every flag.
+func TestHelp(t *testing.T) {
+	r := ngcaRun(t, "", "help").mustSucceed(t)
+	for _, name := range []string{"fit", "transform", "plot"} {
+		if !strings.Contains(r.stdout, "  "+name+" ") {
+			t.Errorf("ngca help does not list %s:\n%s", name, r.stdout)
+		}
+		help := ngcaRun(t, "", "help", name).mustSucceed(t).stdout
+		dashH := ngcaRun(t, "", name, "-h").mustSucceed(t).stdout
+		if help != dashH {
+			t.Errorf("ngca help %s and ngca %s -h differ:\n%s\n---\n%s", name, name, help, dashH)
+		}
+		if !strings.Contains(help, "Usage: ngca "+name) || !strings.Contains(help, "Examples:\n  ngca ") {
+			t.Errorf("ngca help %s has no usage line or examples:\n%s", name, help)
+		}
+		newFlagsFor := map[string]func() []string{
+			"fit":       func() []string { return flagNames(newFitFlags(commands["fit"]).fs) },
+			"transform": func() []string { return flagNames(newTransformFlags(commands["transform"]).fs) },
+			"plot":      func() []string { return flagNames(newPlotFlags(commands["plot"]).fs) },
+		}
+		for _, f := range newFlagsFor[name]() {
+			if !strings.Contains(help, "  -"+f+" ") && !strings.Contains(help, "  -"+f+"\n") {
+				t.Errorf("ngca help %s does not describe -%s", name, f)
+			}
+		}
+		for _, line := range strings.Split(help, "\n") {
+			if n := len([]rune(line)); n > 80 {
+				t.Errorf("ngca help %s: line of %d characters: %q", name, n, line)
+			}
+		}
+	}
+}
+
+// TestFitCancelled checks that an interrupted fit exits with status 1 and
+// leaves no output file.
+func TestFitCancelled(t *testing.T) {
+	dir := t.TempDir()
+	files := dataFiles(t, dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out := filepath.Join(dir, "b.csv")
+	var stdout, stderr strings.Builder
+	if code := run(ctx, []string{"fit", "-dim", "2", "-o", out, files["tsv"]}, &stdout, &stderr); code != 1 || stderr.String() != "ngca fit: interrupted\n" {
+		t.Errorf("cancelled fit: exit %d, stderr %q", code, stderr.String())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		t.Errorf("cancelled fit left files behind: %v", entries)
+	}
+}

@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/dataio"
+	"gonum.org/v1/gonum/mat"
+)
+
+// fitJSON is what "ngca fit -json" writes. Numbers have full precision;
+// JSON has no Inf or NaN, so a non-finite number (a cross-validation score
+// of +Inf, which marks a candidate whose solve failed) is written as null.
+type fitJSON struct {
+	Method      string        `json:"method"`
+	Input       string        `json:"input"`
+	Format      string        `json:"format"`
+	N           int           `json:"n"`
+	D           int           `json:"d"`
+	Dim         int           `json:"dim"`
+	Columns     []string      `json:"columns,omitempty"`
+	LabelColumn string        `json:"label_column,omitempty"`
+	Seed        uint64        `json:"seed"`
+	Settings    settingsJSON  `json:"settings"`
+	Basis       [][]jsonFloat `json:"basis"`
+	Eigenvalues []jsonFloat   `json:"eigenvalues"`
+	Mean        []jsonFloat   `json:"mean"`
+	CV          []stageJSON   `json:"cv"`
+	Kept        []keptJSON    `json:"kept,omitempty"`
+	Timings     timingsJSON   `json:"timings"`
+}
+
+// settingsJSON holds the settings the fit used, defaults resolved.
+type settingsJSON struct {
+	Centers    int     `json:"centers,omitempty"`
+	Folds      int     `json:"folds,omitempty"`
+	Iterations int     `json:"iterations,omitempty"`
+	Threshold  float64 `json:"threshold,omitempty"`
+}
+
+type stageJSON struct {
+	Name   string      `json:"name"`
+	Widths []jsonFloat `json:"widths"`
+	Ridges []jsonFloat `json:"ridges"`
+	Coords []coordJSON `json:"coords"`
+}
+
+// coordJSON is the cross-validation of one output coordinate: Scores[w][l]
+// is the score of Widths[w] and Ridges[l].
+type coordJSON struct {
+	Coord  int           `json:"coord"`
+	Width  jsonFloat     `json:"width"`
+	Ridge  jsonFloat     `json:"ridge"`
+	Score  jsonFloat     `json:"score"`
+	Scores [][]jsonFloat `json:"scores"`
+}
+
+type keptJSON struct {
+	Family     string `json:"family"`
+	Kept       int    `json:"kept"`
+	Total      int    `json:"total"`
+	Degenerate int    `json:"degenerate"`
+}
+
+// jsonFloat is a float64 written with full precision, or null if it is not
+// finite.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
+}
+
+func jsonFloats(v []float64) []jsonFloat {
+	out := make([]jsonFloat, len(v))
+	for i, x := range v {
+		out[i] = jsonFloat(x)
+	}
+	return out
+}
+
+func jsonRows(m mat.Matrix) [][]jsonFloat {
+	r, c := m.Dims()
+	out := make([][]jsonFloat, r)
+	for i := range out {
+		out[i] = make([]jsonFloat, c)
+		for j := range out[i] {
+			out[i][j] = jsonFloat(m.At(i, j))
+		}
+	}
+	return out
+}
+
+// timingsJSON is an object from step to seconds, in the order of the fit.
+type timingsJSON []ngca.Timing
+
+func (ts timingsJSON) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(t.Step)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(strconv.AppendFloat(nil, t.Elapsed.Seconds(), 'g', -1, 64))
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// newFitJSON collects what fit reports about a fit of method m to the table
+// t read from file name.
+func newFitJSON(a *fitArgs, m fitMethod, t *dataio.Table, name string, res *ngca.Result) *fitJSON {
+	n, d := t.X.Dims()
+	out := &fitJSON{Method: m.name, Input: name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
+		Columns: t.Names, LabelColumn: t.LabelName, Seed: a.seed,
+		Basis: jsonRows(res.Basis), Eigenvalues: jsonFloats(res.Eigenvalues), Mean: jsonFloats(res.Mean),
+		CV: []stageJSON{}, Timings: timingsJSON(res.Timings)}
+	if m.name == "mipp" {
+		out.Settings = settingsJSON{Iterations: a.iterations, Threshold: a.threshold}
+		if out.Settings.Iterations == 0 {
+			out.Settings.Iterations = libDefaultIterations
+		}
+		if out.Settings.Threshold == 0 {
+			out.Settings.Threshold = libDefaultThreshold
+		}
+	} else {
+		out.Settings = settingsJSON{Centers: a.centers, Folds: a.folds}
+		if out.Settings.Centers == 0 {
+			out.Settings.Centers = min(n, libDefaultCenters)
+		}
+		if out.Settings.Folds == 0 {
+			out.Settings.Folds = libDefaultFolds
+		}
+	}
+	for _, st := range res.CV {
+		s := stageJSON{Name: st.Name, Widths: jsonFloats(st.Widths), Ridges: jsonFloats(st.Ridges)}
+		for k, c := range st.Coords {
+			s.Coords = append(s.Coords, coordJSON{Coord: k + 1, Width: jsonFloat(c.Width), Ridge: jsonFloat(c.Ridge),
+				Score: jsonFloat(c.Score), Scores: jsonRows(c.Scores)})
+		}
+		out.CV = append(out.CV, s)
+	}
+	for _, k := range res.Kept {
+		out.Kept = append(out.Kept, keptJSON{Family: k.Family, Kept: k.Kept, Total: k.Total, Degenerate: k.Degenerate})
+	}
+	return out
+}
+
+// writeJSON writes v as indented JSON in which an array or object that
+// holds no non-empty array or object (a row of the basis, the timings) is
+// written on one line.
+func writeJSON(w io.Writer, v any) error {
+	var raw bytes.Buffer
+	enc := json.NewEncoder(&raw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(&raw)
+	dec.UseNumber()
+	root, err := parseNode(dec)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	root.write(&b, 0)
+	b.WriteByte('\n')
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// jsonNode is a JSON value: a scalar (its text), an array or an object
+// (keys in order).
+type jsonNode struct {
+	scalar   string
+	open     byte // '[' or '{' for a container, 0 for a scalar
+	keys     []string
+	children []*jsonNode
+}
+
+func parseNode(dec *json.Decoder) (*jsonNode, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		n := &jsonNode{open: byte(t)}
+		for dec.More() {
+			if n.open == '{' {
+				k, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				n.keys = append(n.keys, k.(string))
+			}
+			c, err := parseNode(dec)
+			if err != nil {
+				return nil, err
+			}
+			n.children = append(n.children, c)
+		}
+		_, err := dec.Token() // the closing delimiter
+		return n, err
+	case string:
+		q, _ := json.Marshal(t)
+		return &jsonNode{scalar: string(q)}, nil
+	case nil:
+		return &jsonNode{scalar: "null"}, nil
+	default:
+		return &jsonNode{scalar: fmt.Sprint(t)}, nil
+	}
+}
+
+func (n *jsonNode) write(b *bytes.Buffer, indent int) {
+	if n.open == 0 {
+		b.WriteString(n.scalar)
+		return
+	}
+	flat := true
+	for _, c := range n.children {
+		if c.open != 0 && len(c.children) > 0 {
+			flat = false
+		}
+	}
+	b.WriteByte(n.open)
+	for i, c := range n.children {
+		if i > 0 {
+			b.WriteByte(',')
+			if flat {
+				b.WriteByte(' ')
+			}
+		}
+		if !flat {
+			b.WriteByte('\n')
+			b.WriteString(strings.Repeat("  ", indent+1))
+		}
+		if n.open == '{' {
+			k, _ := json.Marshal(n.keys[i])
+			b.Write(k)
+			b.WriteString(": ")
+		}
+		c.write(b, indent+1)
+	}
+	if !flat {
+		b.WriteByte('\n')
+		b.WriteString(strings.Repeat("  ", indent))
+	}
+	if n.open == '{' {
+		b.WriteByte('}')
+	} else {
+		b.WriteByte(']')
+	}
+}

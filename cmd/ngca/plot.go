@@ -1,0 +1,455 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"image/color"
+	"io"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	_ "gonum.org/v1/plot/vg/vgeps" // image formats for draw.NewFormattedCanvas
+	_ "gonum.org/v1/plot/vg/vgimg"
+	_ "gonum.org/v1/plot/vg/vgpdf"
+	_ "gonum.org/v1/plot/vg/vgsvg"
+)
+
+const plotDoc = `Usage: ngca plot [flags] FILE
+
+Draws the data in FILE (CSV, TSV or LIBSVM, read as by "ngca fit"; "-"
+reads standard input) projected on its non-Gaussian subspace, and writes
+the picture to -o (default ngca.png): on the left a scatter plot of the
+first two components (with a single component, component 1 against the
+row number), points coloured by label (the labels of a LIBSVM file, or
+-label-col) with a legend; on the right the eigenvalue spectrum, all d
+eigenvalues with the M that span the basis highlighted, on a log scale if
+they span more than two decades. A gap after the M-th eigenvalue suggests
+that M is right.
+
+The basis is fitted to FILE as "ngca fit" would (-method, -dim with
+default 2, and the other estimator flags), or read with -basis from the
+CSV or JSON written by "ngca fit". A CSV basis holds no eigenvalues: then
+only the scatter plot is drawn, and a note on stderr says so. The data are
+centred as by "ngca transform -center auto".
+
+The image format follows the extension of -o: .png, .svg, .pdf, .jpg,
+.tif or .eps. With more than 20000 rows, the scatter plot shows 20000 of
+them, evenly spaced through the file; with more than 12 distinct labels,
+the points are not coloured (notes on stderr say so). A line on stderr
+reports what was written; standard output stays empty.
+
+Examples:
+  ngca plot -o data.png data.csv
+  ngca plot -label-col species iris.csv -o iris.png
+  ngca plot -method lsngca -dim 3 -o vehicle.png vehicle.scale
+  ngca fit -dim 2 -json -o fit.json train.csv
+  ngca plot -basis fit.json -o test.png test.csv
+`
+
+// Scatter-plot limits.
+const (
+	maxScatterPoints = 20000
+	maxLabelColours  = 12
+)
+
+func init() {
+	c := &command{name: "plot", summary: "draw the projected data and the eigenvalue spectrum (PNG, SVG, PDF)", run: runPlot}
+	c.usage = plotDoc + flagHelp(newPlotFlags(c).fs, []flagGroup{
+		{"Input", inputFlagNames},
+		{"Basis (else plot fits one, with the estimator flags below)", []string{"basis"}},
+		fitFlagGroups[0], fitFlagGroups[1], fitFlagGroups[2],
+		{"Output", []string{"o", "title"}},
+	})
+	register(c)
+}
+
+// plotFlags are the flags of the plot command.
+type plotFlags struct {
+	fs    *flag.FlagSet
+	in    inputFlags
+	fit   fitArgs
+	basis string
+	out   string
+	title string
+}
+
+func newPlotFlags(c *command) *plotFlags {
+	f := &plotFlags{fs: newFlags(c)}
+	f.in.register(f.fs)
+	f.fit.register(f.fs, "dimension `M` of the non-Gaussian subspace, 1 ≤ M < number of data columns")
+	f.fs.Lookup("dim").DefValue = "2"
+	f.fit.dim = 2
+	f.fs.StringVar(&f.basis, "basis", "", "basis `file` to project on: the CSV or JSON written by ngca fit")
+	f.fs.StringVar(&f.out, "o", "ngca.png", "image `file`; its extension sets the format")
+	f.fs.StringVar(&f.title, "title", "", "`title` of the scatter plot (default: the file name and the method)")
+	return f
+}
+
+func runPlot(ctx context.Context, e *env, args []string) error {
+	c := commands["plot"]
+	f := newPlotFlags(c)
+	pos, err := parseArgs(f.fs, c, e, args)
+	if err != nil {
+		return err
+	}
+	path, err := oneFile(pos)
+	if err != nil {
+		return err
+	}
+	set := setFlags(f.fs)
+	var m fitMethod
+	if f.basis != "" {
+		for _, name := range append([]string{"method", "dim", "seed", "workers"}, methodFlagNames...) {
+			if set[name] {
+				return fmt.Errorf("%w: -%s applies when plot fits the data itself, not with -basis", errUsage, name)
+			}
+		}
+	} else if m, err = f.fit.check(set); err != nil {
+		return err
+	}
+	format, err := imageFormat(f.out)
+	if err != nil {
+		return err
+	}
+	opt, err := f.in.options()
+	if err != nil {
+		return err
+	}
+	out, err := createOutFile(f.out, nil)
+	if err != nil {
+		return err
+	}
+	defer out.abort()
+
+	var (
+		b    *basisFile
+		pd   plotData
+		what string
+	)
+	if f.basis != "" {
+		if b, err = readBasis(f.basis); err != nil {
+			return fmt.Errorf("-basis: %w", err)
+		}
+		if opt.LabelCol == "" {
+			opt.LabelIfPresent = b.labelColumn
+		}
+	}
+	t, name, err := loadTable(path, opt)
+	if err != nil {
+		return err
+	}
+	if b != nil {
+		if pd.z, err = project(e, "plot", b, t, name, "auto"); err != nil {
+			return err
+		}
+		pd.eig = b.eigenvalues
+		what = "the basis in " + b.name
+		if b.method != "" {
+			what = fmt.Sprintf("the %s basis in %s", methodTitle(b.method), b.name)
+		}
+		if pd.eig == nil {
+			fmt.Fprintf(e.stderr, "ngca plot: note: %s holds no eigenvalues (a CSV basis); drawing the scatter plot only (the JSON of ngca fit -json has them)\n", b.name)
+		}
+	} else {
+		res, err := f.fit.fitTable(ctx, e, m, t, name)
+		if err != nil {
+			return err
+		}
+		pd.z = &mat.Dense{}
+		res.ProjectTo(pd.z, t.X)
+		pd.eig = res.Eigenvalues
+		what = m.title
+	}
+	_, pd.dim = pd.z.Dims()
+	pd.labels, pd.labelName = t.Labels, t.LabelName
+	pd.title = f.title
+	if pd.title == "" {
+		pd.title = fmt.Sprintf("%s: %s", filepath.Base(name), what)
+	}
+	notes, err := drawPlot(out, format, &pd)
+	if err != nil {
+		return err
+	}
+	if err := out.commit(); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(e.stderr, "ngca plot: note: %s\n", n)
+	}
+	n, _ := pd.z.Dims()
+	summary := fmt.Sprintf("wrote %s: %s of %s projected on %s (%s)", f.out, countNoun(n, "point"), name, what, countNoun(pd.dim, "component"))
+	if k := len(pd.groups); k > 1 {
+		summary += fmt.Sprintf(", %s", countNoun(k, "label"))
+	}
+	if pd.eig != nil {
+		summary += fmt.Sprintf("; eigenvalues %s", eigenSummary(pd.eig, pd.dim))
+	}
+	fmt.Fprintln(e.stderr, summary)
+	return nil
+}
+
+// methodTitle returns the display name of a method key.
+func methodTitle(key string) string {
+	for _, m := range fitMethods {
+		if m.name == key {
+			return m.title
+		}
+	}
+	return key
+}
+
+// eigenSummary lists the leading eigenvalues with a bar after the dim-th.
+func eigenSummary(eig []float64, dim int) string {
+	var parts []string
+	for i, v := range eig {
+		if i == dim+2 && len(eig) > dim+3 {
+			parts = append(parts, "…")
+			break
+		}
+		if i == dim {
+			parts = append(parts, "|")
+		}
+		parts = append(parts, strconv.FormatFloat(v, 'g', 3, 64))
+	}
+	return strings.Join(parts, " ")
+}
+
+// imageFormat returns the image format for the file name of -o.
+func imageFormat(path string) (string, error) {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	switch ext {
+	case "png", "svg", "pdf", "jpg", "jpeg", "tif", "tiff", "eps":
+		return ext, nil
+	}
+	return "", fmt.Errorf("%w: -o %s: unknown image type %q (want .png, .svg, .pdf, .jpg, .tif or .eps)", errUsage, path, filepath.Ext(path))
+}
+
+// plotData is what plot draws.
+type plotData struct {
+	z         *mat.Dense // n×dim projected data
+	dim       int
+	labels    []string // nil without labels
+	labelName string
+	eig       []float64 // nil without eigenvalues
+	title     string
+	groups    []labelGroup // filled by drawPlot
+}
+
+// labelGroup is the rows of one label.
+type labelGroup struct {
+	label string
+	rows  []int
+}
+
+// palette holds the colours of up to maxLabelColours labels.
+var palette = []color.RGBA{
+	{0x1f, 0x77, 0xb4, 0xff}, {0xff, 0x7f, 0x0e, 0xff}, {0x2c, 0xa0, 0x2c, 0xff}, {0xd6, 0x27, 0x28, 0xff},
+	{0x94, 0x67, 0xbd, 0xff}, {0x8c, 0x56, 0x4b, 0xff}, {0xe3, 0x77, 0xc2, 0xff}, {0x7f, 0x7f, 0x7f, 0xff},
+	{0xbc, 0xbd, 0x22, 0xff}, {0x17, 0xbe, 0xcf, 0xff}, {0x39, 0x3b, 0x79, 0xff}, {0x00, 0x00, 0x00, 0xff},
+}
+
+// drawPlot draws pd as an image of the given format to w. It returns notes
+// for stderr about what it left out.
+func drawPlot(w io.Writer, format string, pd *plotData) (notes []string, err error) {
+	n, _ := pd.z.Dims()
+	rows := make([]int, 0, min(n, maxScatterPoints))
+	if n > maxScatterPoints {
+		for k := 0; k < maxScatterPoints; k++ {
+			rows = append(rows, int(int64(k)*int64(n)/maxScatterPoints))
+		}
+		notes = append(notes, fmt.Sprintf("the scatter plot shows %d of the %d points, evenly spaced through the file", maxScatterPoints, n))
+	} else {
+		for i := 0; i < n; i++ {
+			rows = append(rows, i)
+		}
+	}
+	pd.groups = groupRows(pd.labels, rows)
+	if len(pd.groups) > maxLabelColours {
+		notes = append(notes, fmt.Sprintf("%d distinct labels are too many to colour (at most %d); the points are drawn in one colour", len(pd.groups), maxLabelColours))
+		pd.groups = []labelGroup{{rows: rows}}
+	}
+
+	scatter := plot.New()
+	scatter.Title.Text = pd.title
+	scatter.X.Label.Text, scatter.Y.Label.Text = "component 1", "component 2"
+	if pd.dim == 1 {
+		scatter.X.Label.Text, scatter.Y.Label.Text = "row", "component 1"
+	}
+	radius := vg.Points(2.2)
+	switch {
+	case len(rows) > 10000:
+		radius = vg.Points(0.8)
+	case len(rows) > 2000:
+		radius = vg.Points(1.4)
+	}
+	// The legend of the labels goes in a strip right of the scatter plot,
+	// where it hides no points.
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	legend.YOffs = -0.35 * vg.Inch // below the title
+	switch {
+	case pd.labelName != "":
+		legend.Add(pd.labelName)
+	case len(pd.groups) > 1:
+		legend.Add("label")
+	}
+	// One scatter in the order of the file, so that no label is drawn over
+	// all the others.
+	colour := make(map[int]color.Color, len(rows))
+	for g, grp := range pd.groups {
+		for _, i := range grp.rows {
+			colour[i] = palette[g%len(palette)]
+		}
+		thumb := &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: palette[g%len(palette)], Radius: vg.Points(3), Shape: draw.CircleGlyph{}}}
+		legend.Add(grp.label, thumb)
+	}
+	xys := make(plotter.XYs, len(rows))
+	for k, i := range rows {
+		if pd.dim == 1 {
+			xys[k].X, xys[k].Y = float64(i+1), pd.z.At(i, 0)
+		} else {
+			xys[k].X, xys[k].Y = pd.z.At(i, 0), pd.z.At(i, 1)
+		}
+	}
+	s, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, fmt.Errorf("scatter plot: %w", err)
+	}
+	s.GlyphStyleFunc = func(k int) draw.GlyphStyle {
+		return draw.GlyphStyle{Color: colour[rows[k]], Radius: radius, Shape: draw.CircleGlyph{}}
+	}
+	scatter.Add(s)
+	scatter.Add(plotter.NewGrid())
+
+	width, height := 6*vg.Inch, 4.8*vg.Inch
+	var spectrum *plot.Plot
+	if pd.eig != nil {
+		if spectrum, err = spectrumPlot(pd.eig, pd.dim); err != nil {
+			return nil, err
+		}
+		width = 11 * vg.Inch
+	}
+	c, err := draw.NewFormattedCanvas(width, height, format)
+	if err != nil {
+		return nil, err
+	}
+	dc := draw.New(c)
+	left, right := dc, dc
+	left.Max.X = dc.Min.X + 6*vg.Inch
+	right.Min.X = left.Max.X
+	if len(pd.groups) > 1 {
+		strip := left
+		strip.Min.X = left.Max.X - legend.Rectangle(left).Size().X - 0.15*vg.Inch
+		left.Max.X = strip.Min.X
+		legend.Draw(strip)
+	}
+	scatter.Draw(left)
+	if spectrum != nil {
+		spectrum.Draw(right)
+	}
+	if _, err := c.WriteTo(w); err != nil {
+		return nil, err
+	}
+	return notes, nil
+}
+
+// groupRows splits rows by label, in label order (numeric if every label is
+// a number); without labels, one group holds every row.
+func groupRows(labels []string, rows []int) []labelGroup {
+	if labels == nil {
+		return []labelGroup{{rows: rows}}
+	}
+	index := map[string]int{}
+	var groups []labelGroup
+	for _, i := range rows {
+		k, ok := index[labels[i]]
+		if !ok {
+			k = len(groups)
+			index[labels[i]] = k
+			groups = append(groups, labelGroup{label: labels[i]})
+		}
+		groups[k].rows = append(groups[k].rows, i)
+	}
+	numeric := true
+	val := make(map[string]float64, len(groups))
+	for _, g := range groups {
+		v, err := strconv.ParseFloat(g.label, 64)
+		numeric = numeric && err == nil
+		val[g.label] = v
+	}
+	sort.SliceStable(groups, func(a, b int) bool {
+		if numeric {
+			return val[groups[a].label] < val[groups[b].label]
+		}
+		return groups[a].label < groups[b].label
+	})
+	return groups
+}
+
+// spectrumPlot plots the eigenvalues, the first dim highlighted.
+func spectrumPlot(eig []float64, dim int) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = "eigenvalues"
+	p.X.Label.Text = "index"
+	p.Y.Label.Text = "eigenvalue"
+	lo, hi := slices.Min(eig), slices.Max(eig)
+	if lo > 0 && hi/lo > 100 {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Label.Text = "eigenvalue (log scale)"
+	}
+	all := make(plotter.XYs, len(eig))
+	for i, v := range eig {
+		all[i].X, all[i].Y = float64(i+1), v
+	}
+	line, err := plotter.NewLine(all)
+	if err != nil {
+		return nil, fmt.Errorf("eigenvalue plot: %w", err)
+	}
+	line.Color = color.Gray{0xb0}
+	p.Add(line)
+	k := min(dim, len(eig))
+	for _, part := range []struct {
+		xys   plotter.XYs
+		col   color.Color
+		label string
+	}{
+		{all[:k], color.RGBA{0xd6, 0x27, 0x28, 0xff}, fmt.Sprintf("first %d: the basis", k)},
+		{all[k:], color.Gray{0x60}, "the others"},
+	} {
+		if len(part.xys) == 0 {
+			continue
+		}
+		s, err := plotter.NewScatter(part.xys)
+		if err != nil {
+			return nil, fmt.Errorf("eigenvalue plot: %w", err)
+		}
+		s.GlyphStyle = draw.GlyphStyle{Color: part.col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+		p.Add(s)
+		p.Legend.Add(part.label, s)
+	}
+	p.Legend.Top = true
+	if len(eig) <= 25 {
+		var ticks []plot.Tick
+		for i := range eig {
+			label := ""
+			if len(eig) <= 12 || i%2 == 0 {
+				label = strconv.Itoa(i + 1)
+			}
+			ticks = append(ticks, plot.Tick{Value: float64(i + 1), Label: label})
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	}
+	p.X.Min, p.X.Max = 0.5, float64(len(eig))+0.5
+	p.Add(plotter.NewGrid())
+	return p, nil
+}

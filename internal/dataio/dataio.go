@@ -1,0 +1,206 @@
+// Package dataio reads data tables for the ngca command: CSV, TSV and
+// LIBSVM text files, with the format and a header line detected, an
+// optional label column, and errors that name the file, line and column of
+// the problem. It is used by the command, never by the library.
+//
+// Rows of the returned matrix are observations and columns are variables,
+// as everywhere in ngca.
+package dataio
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ngca-go/ngca"
+)
+
+// Format is a data file format.
+type Format int
+
+const (
+	// Auto detects the format from the file name, or else from the content
+	// (see Detect).
+	Auto Format = iota
+	// CSV is comma-separated values, with optional quoting (RFC 4180).
+	CSV
+	// TSV is tab-separated values.
+	TSV
+	// LIBSVM is LIBSVM's sparse text format, "label index:value ...".
+	LIBSVM
+)
+
+var formatNames = [...]string{Auto: "auto", CSV: "csv", TSV: "tsv", LIBSVM: "libsvm"}
+
+// String returns the format's name: "auto", "csv", "tsv" or "libsvm".
+func (f Format) String() string {
+	if f < 0 || int(f) >= len(formatNames) {
+		return fmt.Sprintf("Format(%d)", int(f))
+	}
+	return formatNames[f]
+}
+
+// ParseFormat returns the format named s (as String writes it).
+func ParseFormat(s string) (Format, error) {
+	for f, name := range formatNames {
+		if s == name {
+			return Format(f), nil
+		}
+	}
+	return Auto, fmt.Errorf("unknown format %q (want auto, csv, tsv or libsvm)", s)
+}
+
+// Header says whether the first row of a CSV or TSV file is a header.
+type Header int
+
+const (
+	// HeaderAuto detects a header (see Read).
+	HeaderAuto Header = iota
+	// HeaderYes treats the first row as a header.
+	HeaderYes
+	// HeaderNo treats the first row as data.
+	HeaderNo
+)
+
+// Options controls Read. The zero value detects the format and the header
+// and reads no labels.
+type Options struct {
+	// Format is the file's format; Auto means detect it.
+	Format Format
+	// Header says whether the first CSV or TSV row is a header; ignored for
+	// LIBSVM.
+	Header Header
+	// LabelCol, if not empty, names the CSV or TSV column that holds labels
+	// rather than data: a 1-based column number or a header name. It must
+	// be empty for LIBSVM, whose labels come from the file.
+	LabelCol string
+	// LabelIfPresent, if LabelCol is empty, names a column to use as the
+	// label column if the first row of a CSV or TSV file has a cell of that
+	// name (and Header is not HeaderNo); the row is then a header.
+	LabelIfPresent string
+	// Features fixes the number of columns of a LIBSVM file (features not
+	// listed are zero); 0 means the largest index in the file.
+	Features int
+}
+
+// Table is a data file's content.
+type Table struct {
+	// X holds the data, n×d: rows are observations, columns the data
+	// columns of the file (without the label column).
+	X *mat.Dense
+	// Names holds the header names of the columns of X; nil without a
+	// header.
+	Names []string
+	// Fields holds the 1-based column of the file (CSV, TSV) or feature
+	// index (LIBSVM) of every column of X.
+	Fields []int
+	// Labels holds one label per row, or nil without labels. LIBSVM labels
+	// are formatted with strconv.FormatFloat(v, 'g', -1, 64).
+	Labels []string
+	// LabelName is the header name of the label column, if it has one.
+	LabelName string
+	// Format is the format the file was read in (never Auto).
+	Format Format
+	// Header reports whether the first row was read as a header.
+	Header bool
+}
+
+// Error is a problem with the content of a data file. It unwraps to
+// ngca.ErrFormat.
+type Error struct {
+	// File is the name of the file, as given to Read.
+	File string
+	// Line is the 1-based line of the problem, 0 if it concerns the whole
+	// file.
+	Line int
+	// Field is the 1-based field (column) number of a CSV or TSV cell, 0 if
+	// the problem is not in one cell.
+	Field int
+	// FieldName is the header name of that column, if known.
+	FieldName string
+	// Col is the 1-based byte column on the line (LIBSVM files and CSV
+	// quoting errors), 0 if unknown.
+	Col int
+	// Msg says what is wrong.
+	Msg string
+
+	empty bool // the file has no data: Is(ErrEmpty) holds
+}
+
+// Error formats the problem as "file:line: column 3 ("x3"): msg" for a
+// cell, "file:line:col: msg" for a position on a line, "file:line: msg"
+// or "file: msg".
+func (e *Error) Error() string {
+	var b bytes.Buffer
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Col > 0 && e.Field == 0 {
+			fmt.Fprintf(&b, ":%d", e.Col)
+		}
+	}
+	b.WriteString(": ")
+	if e.Field > 0 {
+		fmt.Fprintf(&b, "column %d", e.Field)
+		if e.FieldName != "" {
+			fmt.Fprintf(&b, " (%s)", strconv.Quote(e.FieldName))
+		}
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Unwrap returns ngca.ErrFormat.
+func (e *Error) Unwrap() error { return ngca.ErrFormat }
+
+// Is reports whether target is ErrEmpty and the file has no data.
+func (e *Error) Is(target error) bool { return e.empty && target == ErrEmpty }
+
+// ErrEmpty reports a file with no data (nothing, or only blank lines and
+// comments). Errors for such files are *Error values matching ErrEmpty.
+var ErrEmpty = errors.New("empty file")
+
+// Read reads a data table from r. name is used in error messages and, when
+// opt.Format is Auto, to detect the format from the extension.
+//
+// CSV and TSV files hold one observation per line and the same number of
+// fields on every line; blank lines are skipped and fields may be quoted.
+// With opt.Header set to HeaderAuto, the first row is a header if some of its
+// cells (outside the label column, ignoring empty cells) are not numbers
+// and either the second row is all numeric (or missing), or no cell of the
+// first row is a number and it has more such cells than the second row (a
+// header above a row with a typo). A label column given by name implies a
+// header.
+//
+// Every data cell must be a finite number; an empty cell, text, NaN or
+// ±Inf is an error giving the line and column. A ragged row, an empty
+// file, a file with only a header, and (for LIBSVM, from ngca.ReadLIBSVM) a
+// malformed pair are errors too. All are *Error values.
+func Read(r io.Reader, name string, opt Options) (*Table, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff")) // a UTF-8 byte-order mark
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &Error{File: name, Msg: "empty file (no data)", empty: true}
+	}
+	f := opt.Format
+	if f == Auto {
+		f = Detect(name, data)
+	}
+	switch f {
+	case CSV:
+		return readDelimited(data, name, ',', opt)
+	case TSV:
+		return readDelimited(data, name, '\t', opt)
+	case LIBSVM:
+		return readLIBSVM(data, name, opt)
+	}
+	return nil, fmt.Errorf("dataio: bad format %v", f)
+}
