@@ -1,6 +1,6 @@
 // Package repro holds what the reproduction studies of the ngca command
 // share: a parallel job runner that keeps finished results when
-// interrupted, per-job seeding, summary statistics and table writers.
+// interrupted, per-job seeding, summary statistics and a t-test.
 package repro
 
 import (

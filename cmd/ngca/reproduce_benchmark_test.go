@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ngca-go/ngca/internal/libsvm"
+)
+
+// benchTestdata is a 120-row slice of vehicle.scale (see its README).
+var benchTestdata = filepath.Join("..", "..", "internal", "repro", "benchmark", "testdata")
+
+// benchRequireLIBSVM skips the test when LIBSVM cannot be loaded, unless
+// NGCA_REQUIRE_LIBSVM=1 (as in CI), where that is a failure.
+func benchRequireLIBSVM(t *testing.T) {
+	t.Helper()
+	if err := libsvm.Available(); err != nil {
+		if os.Getenv("NGCA_REQUIRE_LIBSVM") == "1" {
+			t.Fatalf("NGCA_REQUIRE_LIBSVM=1 but %v", err)
+		}
+		t.Skipf("skipped: %v", err)
+	}
+}
+
+func TestBenchmarkFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		code     int
+		contains string
+		stream   string
+	}{
+		{[]string{"help", "reproduce", "benchmark"}, 0, "apt-get install libsvm-dev", "stdout"},
+		{[]string{"reproduce", "-h"}, 0, "benchmark", "stdout"},
+		{[]string{"reproduce", "benchmark", "-h"}, 0, "-datasets", "stdout"},
+		{[]string{"reproduce", "benchmark", "-datasets", "SUSY"}, 1, "not available (5M-row file not provided)", "stderr"},
+		{[]string{"reproduce", "benchmark", "-datasets", "iris"}, 1, `unknown data set "iris"`, "stderr"},
+		{[]string{"reproduce", "benchmark", "-datasets", ","}, 1, "-datasets is empty", "stderr"},
+		{[]string{"reproduce", "benchmark", "-d", "20"}, 1, "must exceed svmguide3's m = 21", "stderr"},
+		{[]string{"reproduce", "benchmark", "-d", "x"}, 1, `-d: "x" is not an integer`, "stderr"},
+		{[]string{"reproduce", "benchmark", "-methods", "svm"}, 1, `unknown method "svm"`, "stderr"},
+		{[]string{"reproduce", "benchmark", "-runs", "0"}, 1, "-runs must be at least 1", "stderr"},
+		{[]string{"reproduce", "benchmark", "-n", "41"}, 1, "-n must be even", "stderr"},
+		{[]string{"reproduce", "benchmark", "-workers", "-1"}, 1, "-workers must not be negative", "stderr"},
+		{[]string{"reproduce", "benchmark", "-standardise", "train"}, 1, `unknown standardisation "train"`, "stderr"},
+		{[]string{"reproduce", "benchmark", "extra"}, 1, "unexpected argument", "stderr"},
+	} {
+		code, out, errs := runCmd(t, tc.args...)
+		got := out
+		if tc.stream == "stderr" {
+			got = errs
+		}
+		if code != tc.code || !strings.Contains(got, tc.contains) {
+			t.Errorf("ngca %v: exit %d, %s %q; want exit %d and %q", tc.args, code, tc.stream, got, tc.code, tc.contains)
+		}
+	}
+}
+
+// TestBenchmarkCommand runs the study on the vehicle slice (or, without
+// LIBSVM, checks that the command says how to install it).
+func TestBenchmarkCommand(t *testing.T) {
+	out := t.TempDir()
+	args := []string{"reproduce", "benchmark", "-data", benchTestdata, "-datasets", "vehicle", "-n", "40", "-d", "22",
+		"-runs", "2", "-methods", "none,pca,mipp", "-workers", "2", "-out", out}
+	if err := libsvm.Available(); err != nil {
+		code, _, errs := runCmd(t, args...)
+		if code != 1 || !strings.Contains(errs, "apt-get install libsvm-dev") {
+			t.Errorf("without LIBSVM: exit %d, stderr %q", code, errs)
+		}
+	}
+	benchRequireLIBSVM(t)
+	code, stdout, stderr := runCmd(t, args...)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{"| Dataset [m, n] | No reduction | PCA | MIPP |", "| vehicle [18, 40] |", "| SUSY [18, 2000] | not available", "wrote "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	csv, err := os.ReadFile(filepath.Join(out, "runs.csv"))
+	if err != nil || strings.Count(string(csv), "\n") != 1+2*3 {
+		t.Errorf("runs.csv: %v\n%s", err, csv)
+	}
+	if md, err := os.ReadFile(filepath.Join(out, "table2.md")); err != nil || !strings.Contains(stdout, string(md)) {
+		t.Errorf("table2.md is not the table printed: %v", err)
+	}
+
+	// Interrupted before any run finished: files written, exit 1.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var o, e bytes.Buffer
+	if code := run(ctx, args, &o, &e); code != 1 || !strings.Contains(e.String(), "interrupted: 0 of 2 runs finished") {
+		t.Errorf("cancelled: exit %d, stderr %q", code, e.String())
+	}
+}

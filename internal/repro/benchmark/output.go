@@ -1,0 +1,296 @@
+package benchmark
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/ngca-go/ngca/internal/repro"
+)
+
+var stdText = map[Standardisation]string{
+	OverDataset: "with statistics over the whole data set",
+	OverSplit:   "with statistics over each run's training and test points (-standardise split)",
+}
+
+// csvHeader names the columns of runs.csv.
+var csvHeader = []string{"dataset", "d", "run", "method", "error_rate", "seconds", "svm_seconds", "failed", "reason"}
+
+func (r Record) csv() []string {
+	return []string{r.Dataset, strconv.Itoa(r.D), strconv.Itoa(r.Run), r.Method, fmtFloat(r.ErrorRate),
+		fmtFloat(r.Seconds), fmtFloat(r.SVMSeconds), strconv.FormatBool(r.Failed), r.Reason}
+}
+
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// csvWriter appends records to runs.csv as runs finish.
+type csvWriter struct {
+	f *os.File
+	w *csv.Writer
+}
+
+func newCSVWriter(path string) (*csvWriter, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	w := csv.NewWriter(f)
+	if err := w.Write(csvHeader); err != nil {
+		f.Close()
+		return nil, err
+	}
+	w.Flush()
+	return &csvWriter{f, w}, w.Error()
+}
+
+func (cw *csvWriter) write(recs []Record) error {
+	for _, r := range recs {
+		if err := cw.w.Write(r.csv()); err != nil {
+			return err
+		}
+	}
+	cw.w.Flush()
+	return cw.w.Error()
+}
+
+func (cw *csvWriter) close() error { return cw.f.Close() }
+
+// writeCSV writes runs.csv in one go.
+func writeCSV(path string, recs []Record) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	w := csv.NewWriter(bw)
+	w.Write(csvHeader)
+	for _, r := range recs {
+		w.Write(r.csv())
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// cell gathers one data set's results for one d and one method.
+type cell struct {
+	rates    []float64 // error rates of the runs that did not fail
+	seconds  []float64 // reduction times of those runs
+	finished int       // runs finished, failed or not
+	failed   int
+	reason   string // the first failure's reason
+}
+
+type cellKey struct {
+	dataset string
+	d       int
+	method  string
+}
+
+func cells(recs []Record) map[cellKey]*cell {
+	out := map[cellKey]*cell{}
+	for _, r := range recs {
+		k := cellKey{r.Dataset, r.D, r.Method}
+		c := out[k]
+		if c == nil {
+			c = &cell{}
+			out[k] = c
+		}
+		c.finished++
+		if r.Failed {
+			if c.failed == 0 {
+				c.reason = r.Reason
+			}
+			c.failed++
+			continue
+		}
+		c.rates = append(c.rates, r.ErrorRate)
+		c.seconds = append(c.seconds, r.Seconds)
+	}
+	return out
+}
+
+// significance is the level of the two-sample t-test that decides which
+// entries are bold, as in the paper.
+const significance = 0.05
+
+// markdown returns the study's table in the layout of the paper's Table 2:
+// for each d, one row per data set in the paper's order ([m, n] as run),
+// one column per method, cells "mean (std)" of the test misclassification
+// rate over the runs where the method did not fail. In each row the lowest
+// mean is bold, and so is every mean not significantly different from it
+// by a two-sided two-sample t-test (pooled variance, MATLAB's ttest2) at
+// the 5% level. Failed runs are counted in the cell and explained below
+// the table, and so are cells with fewer runs than requested; data sets
+// that are not available say so in every cell. A table of the mean time
+// per reduction follows.
+func (c *Config) markdown(recs []Record) string {
+	cs := cells(recs)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Table 2: test misclassification rate of LIBSVM after dimension reduction\n\n")
+	fmt.Fprintf(&b, "Mean (standard deviation) over %s of the test misclassification rate of LIBSVM's RBF C-SVC "+
+		"(C = 1, γ = 1/number of features) after reducing the data to its original dimension m. "+
+		"In bold: the best of each row and those not significantly worse (two-sided two-sample t-test, pooled variance, 5%%). "+
+		"Features standardised %s. Seed %d. Produced by `ngca reproduce benchmark`.\n", plural(c.Runs, "run"), stdText[c.Standardise], c.Seed)
+	for _, d := range c.Dims {
+		fmt.Fprintf(&b, "\n## d = %d\n\n", d)
+		b.WriteString("| Dataset [m, n] |")
+		for _, m := range c.Methods {
+			fmt.Fprintf(&b, " %s |", m.Label)
+		}
+		b.WriteString("\n|---|")
+		for range c.Methods {
+			b.WriteString("---|")
+		}
+		b.WriteString("\n")
+		var notes, short []string
+		counts := map[int]bool{}
+		for _, ds := range Datasets {
+			if !c.shown(ds) {
+				continue
+			}
+			if ds.Missing != "" {
+				fmt.Fprintf(&b, "| %s [%d, %d] |", ds.Name, ds.M, ds.N)
+				for range c.Methods {
+					fmt.Fprintf(&b, " %s |", ds.Missing)
+				}
+				b.WriteString("\n")
+				continue
+			}
+			fmt.Fprintf(&b, "| %s [%d, %d] |", ds.Name, ds.M, c.n(ds))
+			row := make([]*cell, len(c.Methods))
+			sums := make([]repro.Summary, len(c.Methods))
+			best := -1
+			for i, m := range c.Methods {
+				row[i] = cs[cellKey{ds.Name, d, m.Key}]
+				if row[i] == nil {
+					row[i] = &cell{}
+				}
+				sums[i] = repro.Summarize(row[i].rates)
+				if sums[i].N > 0 && (best < 0 || sums[i].Mean < sums[best].Mean) {
+					best = i
+				}
+			}
+			for i, m := range c.Methods {
+				cl, s := row[i], sums[i]
+				var text string
+				switch {
+				case cl.finished == 0:
+					text = "not run"
+				case s.N == 0:
+					text = fmt.Sprintf("failed (%d of %d runs)", cl.failed, cl.finished)
+				default:
+					text = fmt.Sprintf("%.3f (%.3f)", s.Mean, s.Std)
+					if s.Mean == sums[best].Mean || !(repro.TTest2(row[best].rates, cl.rates) < significance) {
+						text = "**" + text + "**"
+					}
+					if cl.failed > 0 {
+						text += fmt.Sprintf(", %d failed", cl.failed)
+					}
+				}
+				fmt.Fprintf(&b, " %s |", text)
+				if cl.failed > 0 {
+					notes = append(notes, fmt.Sprintf("- %s, %s: %d of %d runs failed (left out of the mean); first error: %s",
+						ds.Name, m.Label, cl.failed, cl.finished, cl.reason))
+				}
+				if cl.finished < c.Runs {
+					short = append(short, fmt.Sprintf("- %s, %s: %d of the %d runs requested finished", ds.Name, m.Label, cl.finished, c.Runs))
+				}
+				counts[cl.finished] = true
+			}
+			b.WriteString("\n")
+		}
+		if len(short) > 0 && len(counts) == 1 {
+			// Every cell has the same number of runs: say it once.
+			for k := range counts {
+				short = []string{fmt.Sprintf("- every cell: %d of the %d runs requested finished", k, c.Runs)}
+			}
+		}
+		if notes = append(notes, short...); len(notes) > 0 {
+			b.WriteString("\n" + strings.Join(notes, "\n") + "\n")
+		}
+	}
+	c.timing(&b, cs)
+	return b.String()
+}
+
+// timing writes the mean seconds per reduction.
+func (c *Config) timing(b *strings.Builder, cs map[cellKey]*cell) {
+	var ms []Method
+	for _, m := range c.Methods {
+		if m.reduce != nil {
+			ms = append(ms, m)
+		}
+	}
+	if len(ms) == 0 {
+		return
+	}
+	b.WriteString("\n## Mean seconds per reduction (fit on the training rows and projection, one core)\n\n| Dataset [m, n] | d |")
+	for _, m := range ms {
+		fmt.Fprintf(b, " %s |", m.Label)
+	}
+	b.WriteString("\n|---|---|")
+	for range ms {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for _, ds := range Datasets {
+		if !c.shown(ds) || ds.Missing != "" {
+			continue
+		}
+		for _, d := range c.Dims {
+			fmt.Fprintf(b, "| %s [%d, %d] | %d |", ds.Name, ds.M, c.n(ds), d)
+			for _, m := range ms {
+				if cl := cs[cellKey{ds.Name, d, m.Key}]; cl != nil && len(cl.seconds) > 0 {
+					fmt.Fprintf(b, " %.3g |", mean(cl.seconds))
+				} else {
+					b.WriteString(" – |")
+				}
+			}
+			b.WriteString("\n")
+		}
+	}
+}
+
+// shown reports whether ds has a row: it was run, or it is one of the
+// paper's data sets that is not available (always listed).
+func (c *Config) shown(ds Dataset) bool {
+	if ds.Missing != "" {
+		return true
+	}
+	for _, name := range c.Datasets {
+		if name == ds.Name {
+			return true
+		}
+	}
+	return false
+}
+
+func plural(n int, s string) string {
+	if n == 1 {
+		return "1 " + s
+	}
+	return fmt.Sprintf("%d %ss", n, s)
+}
+
+func mean(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}

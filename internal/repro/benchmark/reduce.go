@@ -1,0 +1,124 @@
+package benchmark
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/ngca-go/ngca/internal/methods"
+)
+
+// Method is a dimension reduction applied before classification, or none.
+type Method struct {
+	// Key is the name used on the command line and in runs.csv.
+	Key string
+	// Label is the column heading of the table.
+	Label string
+	// reduce fits on the training rows and returns the training and test
+	// rows in m dimensions; nil means no reduction.
+	reduce func(ctx context.Context, train, test *mat.Dense, m int, src rand.Source) (*mat.Dense, *mat.Dense, error)
+}
+
+// The methods of the paper's Table 2.
+var (
+	NoReduction = Method{Key: "none", Label: "No reduction"}
+	PCA         = Method{Key: "pca", Label: "PCA", reduce: reducePCA}
+	MIPP        = ngcaMethod(methods.MIPP)
+	LSNGCA      = ngcaMethod(methods.LSNGCA)
+	WFLSNGCA    = ngcaMethod(methods.WFLSNGCA)
+)
+
+// Methods returns every method in the order of the paper's columns.
+func Methods() []Method { return []Method{NoReduction, PCA, MIPP, LSNGCA, WFLSNGCA} }
+
+// ParseMethods returns the methods named in a comma-separated list of
+// keys, in the order of the paper's columns.
+func ParseMethods(list string) ([]Method, error) {
+	want := map[string]bool{}
+	for _, k := range strings.Split(list, ",") {
+		if k = strings.ToLower(strings.TrimSpace(k)); k == "" {
+			continue
+		}
+		found := false
+		for _, m := range Methods() {
+			found = found || m.Key == k
+		}
+		if !found {
+			return nil, fmt.Errorf("unknown method %q (want some of %s)", k, methodKeys())
+		}
+		want[k] = true
+	}
+	var out []Method
+	for _, m := range Methods() {
+		if want[m.Key] {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no method given (want some of %s)", methodKeys())
+	}
+	return out, nil
+}
+
+func methodKeys() string {
+	var k []string
+	for _, m := range Methods() {
+		k = append(k, m.Key)
+	}
+	return strings.Join(k, ", ")
+}
+
+// ngcaMethod fits an NGCA estimator with the paper's settings on one
+// goroutine (the study runs jobs in parallel instead).
+func ngcaMethod(nm methods.Method) Method {
+	return Method{Key: nm.Key, Label: nm.Label,
+		reduce: func(ctx context.Context, train, test *mat.Dense, m int, src rand.Source) (*mat.Dense, *mat.Dense, error) {
+			res, err := nm.New(m, 1, src, nil).Fit(ctx, train)
+			if err != nil {
+				return nil, nil, err
+			}
+			var zTrain, zTest mat.Dense
+			res.ProjectTo(&zTrain, train)
+			res.ProjectTo(&zTest, test)
+			return &zTrain, &zTest, nil
+		}}
+}
+
+// reducePCA projects on the m leading principal directions of the training
+// rows (gonum's stat.PC), after subtracting their mean.
+func reducePCA(_ context.Context, train, test *mat.Dense, m int, _ rand.Source) (*mat.Dense, *mat.Dense, error) {
+	var pc stat.PC
+	if !pc.PrincipalComponents(train, nil) {
+		return nil, nil, errors.New("PCA: the singular value decomposition failed")
+	}
+	var vecs mat.Dense
+	pc.VectorsTo(&vecs)
+	_, d := train.Dims()
+	basis := vecs.Slice(0, d, 0, m)
+	mean := make([]float64, d)
+	for j := range mean {
+		mean[j] = stat.Mean(mat.Col(nil, j, train), nil)
+	}
+	return project(train, mean, basis), project(test, mean, basis), nil
+}
+
+// project returns (x − mean)·basis.
+func project(x *mat.Dense, mean []float64, basis mat.Matrix) *mat.Dense {
+	var c mat.Dense
+	c.CloneFrom(x)
+	n, _ := c.Dims()
+	for i := 0; i < n; i++ {
+		row := c.RawRowView(i)
+		for j := range row {
+			row[j] -= mean[j]
+		}
+	}
+	var z mat.Dense
+	z.Mul(&c, basis)
+	return &z
+}
