@@ -10,27 +10,59 @@ import (
 )
 
 // plainBasis evaluates ψ_kj(x) and r_kj(x) = ∂_jψ_kj(x) + ψ_kj(x)·a for
-// all k straight from the formulas, independently of fillBasis.
-func plainBasis(x []float64, c *mat.Dense, j int, sigma, a float64) (psi, r []float64) {
+// all k straight from the formulas, independently of fillBasis; with
+// linear it appends the features ℓ(x) = (x, 1) and their terms
+// ∂_jℓ + ℓ·a.
+func plainBasis(x []float64, c *mat.Dense, j int, sigma, a float64, linear ...bool) (psi, r []float64) {
+	psi, r = plainKernel(x, c, j, sigma, a)
+	if len(linear) > 0 && linear[0] {
+		for m, v := range x {
+			psi = append(psi, v)
+			dr := v * a
+			if m == j {
+				dr++
+			}
+			r = append(r, dr)
+		}
+		psi, r = append(psi, 1), append(r, a)
+	}
+	return psi, r
+}
+
+// plainKernelCols restricts plainKernel's distances (nil: all columns).
+var plainKernelCols map[int]bool
+
+func plainKernel(x []float64, c *mat.Dense, j int, sigma, a float64) (psi, r []float64) {
 	b, _ := c.Dims()
 	psi, r = make([]float64, b), make([]float64, b)
+	in := func(m int) bool { return plainKernelCols == nil || plainKernelCols[m] }
 	for k := 0; k < b; k++ {
 		var d2 float64
 		for m := range x {
-			d2 += (x[m] - c.At(k, m)) * (x[m] - c.At(k, m))
+			if in(m) {
+				d2 += (x[m] - c.At(k, m)) * (x[m] - c.At(k, m))
+			}
 		}
 		kv := math.Exp(-d2 / (2 * sigma * sigma))
 		diff := c.At(k, j) - x[j]
 		psi[k] = diff * kv
-		r[k] = (diff*diff/(sigma*sigma)-1)*kv + psi[k]*a
+		dj := -kv
+		if in(j) {
+			dj += diff * diff / (sigma * sigma) * kv
+		}
+		r[k] = dj + psi[k]*a
 	}
 	return psi, r
 }
 
 // plainFit returns θ = −(G + λI)⁻¹h with G and h the means over the given
 // rows, by a direct dense solve.
-func plainFit(x, a *mat.Dense, rows []int, c *mat.Dense, j int, sigma, lam float64) []float64 {
-	b, _ := c.Dims()
+func plainFit(x, a *mat.Dense, rows []int, c *mat.Dense, j int, sigma, lam float64, linear ...bool) []float64 {
+	nb, d := c.Dims()
+	b := nb
+	if len(linear) > 0 && linear[0] {
+		b += d + 1
+	}
 	g := mat.NewDense(b, b, nil)
 	h := mat.NewVecDense(b, nil)
 	for _, i := range rows {
@@ -38,7 +70,7 @@ func plainFit(x, a *mat.Dense, rows []int, c *mat.Dense, j int, sigma, lam float
 		if a != nil {
 			av = a.At(i, j)
 		}
-		psi, r := plainBasis(x.RawRowView(i), c, j, sigma, av)
+		psi, r := plainBasis(x.RawRowView(i), c, j, sigma, av, linear...)
 		for k := 0; k < b; k++ {
 			for l := 0; l < b; l++ {
 				g.Set(k, l, g.At(k, l)+psi[k]*psi[l]/float64(len(rows)))
@@ -46,7 +78,7 @@ func plainFit(x, a *mat.Dense, rows []int, c *mat.Dense, j int, sigma, lam float
 			h.SetVec(k, h.AtVec(k)-r[k]/float64(len(rows)))
 		}
 	}
-	for k := 0; k < b; k++ {
+	for k := 0; k < nb; k++ { // the ridge is on θ only
 		g.Set(k, k, g.At(k, k)+lam)
 	}
 	var theta mat.VecDense
@@ -57,14 +89,14 @@ func plainFit(x, a *mat.Dense, rows []int, c *mat.Dense, j int, sigma, lam float
 }
 
 // plainScore is the mean over rows of f(x)² + 2∂_j f(x) + 2f(x)·a.
-func plainScore(x, a *mat.Dense, rows []int, c *mat.Dense, j int, sigma float64, theta []float64) float64 {
+func plainScore(x, a *mat.Dense, rows []int, c *mat.Dense, j int, sigma float64, theta []float64, linear ...bool) float64 {
 	var s float64
 	for _, i := range rows {
 		av := 0.0
 		if a != nil {
 			av = a.At(i, j)
 		}
-		psi, r := plainBasis(x.RawRowView(i), c, j, sigma, av)
+		psi, r := plainBasis(x.RawRowView(i), c, j, sigma, av, linear...)
 		var f, lin float64
 		for k := range theta {
 			f += theta[k] * psi[k]
@@ -92,7 +124,18 @@ func TestCVAgainstPlainLoop(t *testing.T) {
 	}
 	c := mat.DenseCopyOf(x.Slice(0, b, 0, d))
 	widths, ridges := []float64{0.6, 1.3, 4}, []float64{1e-3, 0.05, 1}
-	for _, withA := range []bool{false, true} {
+	for _, tc := range []struct {
+		withA, linear bool
+		kcols         []int
+	}{{false, false, nil}, {true, false, nil}, {false, true, nil}, {true, true, nil}, {true, true, []int{0, 2}}} {
+		withA, linear := tc.withA, tc.linear
+		plainKernelCols = nil
+		if tc.kcols != nil {
+			plainKernelCols = map[int]bool{}
+			for _, c := range tc.kcols {
+				plainKernelCols[c] = true
+			}
+		}
 		var av *mat.Dense
 		if withA {
 			av = a
@@ -100,7 +143,7 @@ func TestCVAgainstPlainLoop(t *testing.T) {
 		part := newPartition(rng, n, k)
 		p := &plan{workers: 2}
 		model, cv, err := fitStage(context.Background(), stage{name: "test", x: x, a: av, centers: c,
-			widths: widths, ridges: ridges, part: part}, p)
+			widths: widths, ridges: ridges, part: part, linear: linear, kernelCols: tc.kcols}, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,12 +161,12 @@ func TestCVAgainstPlainLoop(t *testing.T) {
 								train = append(train, i)
 							}
 						}
-						theta := plainFit(x, av, train, c, j, sigma, lam)
-						want += plainScore(x, av, test, c, j, sigma, theta) / k
+						theta := plainFit(x, av, train, c, j, sigma, lam, linear)
+						want += plainScore(x, av, test, c, j, sigma, theta, linear) / k
 					}
 					got := cv.Coords[j].Scores.At(w, l)
-					if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
-						t.Errorf("a=%v j=%d σ=%g λ=%g: score %.12g, plain loop %.12g", withA, j, sigma, lam, got, want)
+					if math.Abs(got-want) > 1e-8*math.Max(1, math.Abs(want)) {
+						t.Errorf("a=%v linear=%v j=%d σ=%g λ=%g: score %.12g, plain loop %.12g", withA, linear, j, sigma, lam, got, want)
 					}
 					if want < best {
 						best, bw, bl = want, w, l
@@ -138,10 +181,17 @@ func TestCVAgainstPlainLoop(t *testing.T) {
 			for i := range all {
 				all[i] = i
 			}
-			want := plainFit(x, av, all, c, j, widths[bw], ridges[bl])
+			want := plainFit(x, av, all, c, j, widths[bw], ridges[bl], linear)
+			nb, _ := c.Dims()
 			for q, w := range want {
-				if got := model.theta.At(q, j); math.Abs(got-w) > 1e-9*math.Max(1, math.Abs(w)) {
-					t.Errorf("a=%v j=%d: refit θ[%d] = %.12g, want %.12g", withA, j, q, got, w)
+				got := 0.0
+				if q < nb {
+					got = model.theta.At(q, j)
+				} else {
+					got = model.lin[j*(d+1)+q-nb]
+				}
+				if math.Abs(got-w) > 1e-8*math.Max(1, math.Abs(w)) {
+					t.Errorf("a=%v linear=%v j=%d: refit coefficient %d = %.12g, want %.12g", withA, linear, j, q, got, w)
 				}
 			}
 		}

@@ -48,13 +48,23 @@ func sqDistT(ctx context.Context, workers int, z, c *mat.Dense, order []int) ([]
 
 // kernelT sets kt[k·n+p] = gauss(d2[k·n+p], σ) for all b×n entries, in
 // parallel over the centers.
-func kernelT(ctx context.Context, workers int, kt, d2 []float64, b int, sigma float64) error {
+//
+// With noSelf, a point at distance zero from a center (the center's own data
+// row) gets kernel value zero: the fit then never pairs a kernel with its
+// own center. Without that, a narrow kernel is a spike at a data row, where
+// ψ_kj = 0 but ∂_jψ_kj = −1; the training objective then drives θ_k to
+// about 1/(nλ), while held-out points never see the spike, so
+// cross-validation cannot reject it.
+func kernelT(ctx context.Context, workers int, kt, d2 []float64, b int, sigma float64, noSelf bool) error {
 	n := len(d2) / b
 	c := -1 / (2 * sigma * sigma)
 	return parallelFor(ctx, workers, b, func(_, k int) error {
 		src, dst := d2[k*n:(k+1)*n], kt[k*n:(k+1)*n]
 		for p, v := range src {
 			dst[p] = gauss(c * v)
+			if noSelf && v == 0 {
+				dst[p] = 0
+			}
 		}
 		return nil
 	}, nil)
@@ -82,9 +92,15 @@ func gauss(t float64) float64 {
 // kt is the b×n kernel matrix at width σ, cj holds the centers' coordinate
 // j and xj the points' coordinate j. Every sums[f] must have length b and is
 // overwritten.
-func fillBasis(psi []float64, sums [][]float64, kt, cj, xj, a []float64, sigma float64, bounds []int) {
+//
+// If coordinate j is not among the kernel's columns (inKernel false), k_k
+// does not depend on x_j and ∂_jψ_kj = −k_k.
+func fillBasis(psi []float64, sums [][]float64, kt, cj, xj, a []float64, sigma float64, bounds []int, inKernel bool) {
 	n := len(xj)
 	inv := 1 / (sigma * sigma)
+	if !inKernel {
+		inv = 0
+	}
 	for k, ck := range cj {
 		krow, prow := kt[k*n:(k+1)*n], psi[k*n:(k+1)*n]
 		for f := range sums {
@@ -117,6 +133,11 @@ type derivModel struct {
 	widths  []float64  // σ_j
 	groups  [][]int    // coordinates sharing a width, in order of first use
 	thetaT  []float64  // d×b copy of theta, row j = θ_j
+	// lin, if not nil, is d×(d+1): f_j has the linear part
+	// Σ_m lin[j][m]·x_m + lin[j][d].
+	lin []float64
+	// kcols, if not nil, restricts the kernels' distances to these columns.
+	kcols []bool
 }
 
 func newDerivModel(centers, theta *mat.Dense, widths []float64) *derivModel {
@@ -162,8 +183,10 @@ func (m *derivModel) evalRow(s *evalScratch, x, vals, slopes []float64) {
 		for l, v := range x {
 			dv := ck[l] - v
 			dk[l] = dv
-			d2 += dv * dv
-			q += dv * v
+			if m.kcols == nil || m.kcols[l] {
+				d2 += dv * dv
+				q += dv * v
+			}
 		}
 		s.d2[k], s.q[k] = d2, q
 	}
@@ -183,6 +206,15 @@ func (m *derivModel) evalRow(s *evalScratch, x, vals, slopes []float64) {
 				if slopes != nil {
 					sl += w * (dkj*s.q[k]*inv - x[j])
 				}
+			}
+			if m.lin != nil {
+				lj := m.lin[j*(d+1) : (j+1)*(d+1)]
+				var lx float64
+				for l, v := range x {
+					lx += lj[l] * v
+				}
+				f += lx + lj[d]
+				sl += lx
 			}
 			vals[j] = f
 			if slopes != nil {
@@ -227,15 +259,24 @@ func (m *derivModel) jacobianTo(dst *mat.Dense, x []float64) {
 			ck := m.centers.RawRowView(k)
 			var d2 float64
 			for l, v := range x {
-				dv := ck[l] - v
-				d2 += dv * dv
+				if m.kcols == nil || m.kcols[l] {
+					dv := ck[l] - v
+					d2 += dv * dv
+				}
 			}
 			w := m.thetaT[j*b+k] * gauss(c*d2)
 			dj := ck[j] - x[j]
 			for l := range row {
-				row[l] += w * dj * (ck[l] - x[l]) * inv
+				if m.kcols == nil || m.kcols[l] {
+					row[l] += w * dj * (ck[l] - x[l]) * inv
+				}
 			}
 			row[j] -= w
+		}
+		if m.lin != nil {
+			for l := range row {
+				row[l] += m.lin[j*(d+1)+l]
+			}
 		}
 	}
 }

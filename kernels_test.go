@@ -55,16 +55,16 @@ func TestBasisDerivative(t *testing.T) {
 		t.Fatal(err)
 	}
 	kt := make([]float64, b)
-	if err := kernelT(context.Background(), 1, kt, d2, b, sigma); err != nil {
+	if err := kernelT(context.Background(), 1, kt, d2, b, sigma, false); err != nil {
 		t.Fatal(err)
 	}
 	for j := 0; j < d; j++ {
 		psi := make([]float64, b)
 		sums := [][]float64{make([]float64, b)}
 		cj := mat.Col(nil, j, c)
-		fillBasis(psi, sums, kt, cj, []float64{x[j]}, nil, sigma, []int{0, 1})
+		fillBasis(psi, sums, kt, cj, []float64{x[j]}, nil, sigma, []int{0, 1}, true)
 		withA := [][]float64{make([]float64, b)}
-		fillBasis(psi, withA, kt, cj, []float64{x[j]}, []float64{a}, sigma, []int{0, 1})
+		fillBasis(psi, withA, kt, cj, []float64{x[j]}, []float64{a}, sigma, []int{0, 1}, true)
 		for k := 0; k < b; k++ {
 			psiAt := func(y []float64) float64 {
 				var s float64
@@ -93,6 +93,18 @@ func TestModelDerivatives(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	const b, d = 12, 5
 	m, x := randomModel(rng, b, d)
+	t.Run("all columns", func(t *testing.T) { checkModelDerivatives(t, m, x) })
+	m.kcols = []bool{true, false, true, false, false}
+	m.lin = make([]float64, d*(d+1))
+	for i := range m.lin {
+		m.lin[i] = rng.NormFloat64()
+	}
+	t.Run("kernel columns and linear part", func(t *testing.T) { checkModelDerivatives(t, m, x) })
+}
+
+func checkModelDerivatives(t *testing.T, m *derivModel, x []float64) {
+	b, d := m.centers.Dims()
+	_ = b
 	s := m.newScratch()
 	vals, slopes := make([]float64, d), make([]float64, d)
 	m.evalRow(s, x, vals, slopes)
