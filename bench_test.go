@@ -65,3 +65,10 @@ func BenchmarkLSLDG(b *testing.B) {
 		return err
 	})
 }
+
+func BenchmarkWFLSNGCARobust(b *testing.B) {
+	benchEstimator(b, func(x *mat.Dense) error {
+		_, err := (&ngca.WFLSNGCA{Dim: 2, Robust: &ngca.RobustOptions{}}).Fit(context.Background(), x)
+		return err
+	})
+}

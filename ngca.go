@@ -77,6 +77,10 @@ type Result struct {
 	// Kept reports, for MIPP, how many index functions of each family
 	// passed the signal-to-noise threshold; nil for other estimators.
 	Kept []FamilyCount
+
+	// Robust reports what the robust variant of WF-LSNGCA did; nil for
+	// other estimators.
+	Robust *RobustReport
 }
 
 // ProjectTo sets dst to the coordinates of the rows of x in the basis,

@@ -35,6 +35,9 @@ var estimators = []estimatorCase{
 	{"LSNGCA", func(dim, workers int, src rand.Source, prog func(ngca.Progress)) ngca.Estimator {
 		return &ngca.LSNGCA{Dim: dim, Workers: workers, Src: src, Progress: prog}
 	}},
+	{"WFLSNGCA-robust", func(dim, workers int, src rand.Source, prog func(ngca.Progress)) ngca.Estimator {
+		return &ngca.WFLSNGCA{Dim: dim, Workers: workers, Src: src, Progress: prog, Robust: &ngca.RobustOptions{}}
+	}},
 	{"MIPP", func(dim, workers int, src rand.Source, prog func(ngca.Progress)) ngca.Estimator {
 		return &ngca.MIPP{Dim: dim, Workers: workers, Src: src, Progress: prog}
 	}},
@@ -219,7 +222,8 @@ func sameResult(a, b *ngca.Result) bool {
 		reflect.DeepEqual(a.Eigenvalues, b.Eigenvalues) &&
 		reflect.DeepEqual(a.Mean, b.Mean) &&
 		reflect.DeepEqual(a.CV, b.CV) &&
-		reflect.DeepEqual(a.Kept, b.Kept)
+		reflect.DeepEqual(a.Kept, b.Kept) &&
+		reflect.DeepEqual(a.Robust, b.Robust)
 }
 
 func TestBadInput(t *testing.T) {

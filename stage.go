@@ -382,16 +382,16 @@ func columns(a *mat.Dense, cols []int) *mat.Dense {
 // the z-score of the per-sample paired difference between the held-out
 // losses of the fitted model and of the null model.
 type nullChecker struct {
-	st               stage
-	n, b, q          int
-	order            []int
-	xT, aT, d2       []float64
-	cT               *mat.Dense
-	inKernel         []bool
-	lrows            []float64
-	lf               [][]float64
-	lTot             []float64
-	newScratch       func() *stageScratch
+	st         stage
+	n, b, q    int
+	order      []int
+	xT, aT, d2 []float64
+	cT         *mat.Dense
+	inKernel   []bool
+	lrows      []float64
+	lf         [][]float64
+	lTot       []float64
+	newScratch func() *stageScratch
 }
 
 // perSample returns, in fold order, every row's held-out loss

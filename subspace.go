@@ -127,3 +127,36 @@ func basisFrom(u *mat.Dense, dim int, back func(mat.Matrix) *mat.Dense) (*mat.De
 	}
 	return q, vals, nil
 }
+
+// completeFrame returns an orthonormal d×d matrix whose first m columns
+// are an orthonormal basis of span(b) (d×m) and whose others span its
+// orthogonal complement (the eigenvectors of I − QQᵀ of eigenvalue 1).
+func completeFrame(b *mat.Dense) *mat.Dense {
+	d, m := b.Dims()
+	q, ok := orthonormal(b)
+	if !ok {
+		q = mat.NewDense(d, m, nil)
+		for i := 0; i < m; i++ {
+			q.Set(i, i, 1)
+		}
+	}
+	p := mat.NewSymDense(d, nil)
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			v := -mat.Dot(q.RowView(i), q.RowView(j))
+			if i == j {
+				v++
+			}
+			p.SetSym(i, j, v)
+		}
+	}
+	var e mat.EigenSym
+	e.Factorize(p, true)
+	var vecs mat.Dense
+	e.VectorsTo(&vecs)
+	u := mat.NewDense(d, d, nil)
+	u.Slice(0, d, 0, m).(*mat.Dense).Copy(q)
+	// The eigenvalues ascend: the last d−m are 1.
+	u.Slice(0, d, m, d).(*mat.Dense).Copy(vecs.Slice(0, d, m, d))
+	return u
+}

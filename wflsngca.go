@@ -2,6 +2,7 @@ package ngca
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -64,8 +65,17 @@ type WFLSNGCA struct {
 	// serial. Results are bit-identical for any value.
 	Workers int
 	// Progress, if not nil, is called from the goroutine that called Fit as
-	// cross-validation proceeds, with Stage "lsldg" and then "v".
+	// cross-validation proceeds, with Stage "lsldg" and then "v" (the
+	// robust variant has more stages: see RobustOptions).
 	Progress func(Progress)
+	// Robust, if not nil, selects the robust variant of WF-LSNGCA
+	// (RobustOptions, docs/robust.md): it keeps the faithful method's
+	// accuracy on the paper's data and also works when the covariance is
+	// ill-conditioned, in higher dimensions and, within limits, when the
+	// non-Gaussian subspace is not along coordinate axes. nil means the
+	// faithful method of the paper. Its zero value is the recommended
+	// setting.
+	Robust *RobustOptions
 }
 
 // Fit estimates the non-Gaussian index space of the rows of x (n×d). It
@@ -76,6 +86,9 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	pr, err := prepare(ctx, x, w.config(), w.Dim, true)
 	if err != nil {
 		return nil, err
+	}
+	if w.Robust != nil {
+		return w.fitRobust(ctx, pr, sw)
 	}
 	st, err := fitWF(ctx, pr, sw)
 	if err != nil {
@@ -133,4 +146,33 @@ func fitWF(ctx context.Context, pr *prepared, sw *stopwatch) (*wfStages, error) 
 	}
 	sw.lap("v")
 	return &wfStages{g: g, vModel: v, a: a, v: vals, cv: []StageCV{cv1, cv2}}, nil
+}
+
+func (w *WFLSNGCA) fitRobust(ctx context.Context, pr *prepared, sw *stopwatch) (*Result, error) {
+	o, err := w.Robust.resolve(w.Dim, pr.d)
+	if err != nil {
+		return nil, err
+	}
+	rf, err := fitRobust(ctx, pr, w.Dim, o, sw)
+	if err != nil {
+		return nil, err
+	}
+	back := func(b *mat.Dense) *mat.Dense {
+		if b == nil {
+			return nil
+		}
+		q, ok := orthonormal(pr.scale.unscale(b))
+		if !ok {
+			return nil
+		}
+		return q
+	}
+	basis := back(rf.basis)
+	if basis == nil {
+		return nil, fmt.Errorf("%w: basis lost rank when mapped back to the data's coordinates", ErrSingular)
+	}
+	rf.report.Equivariant = back(rf.report.Equivariant)
+	rf.report.Axes = back(rf.axes)
+	return &Result{Basis: basis, Eigenvalues: rf.eig, Mean: pr.scale.mean, CV: rf.cv,
+		Timings: sw.total(), Robust: rf.report}, nil
 }
