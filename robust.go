@@ -244,7 +244,7 @@ func fitRobust(ctx context.Context, pr *prepared, dim int, o robustSettings, sw 
 	for i := range fams {
 		fams[i].L = o.startFunctions
 	}
-	start, err := (&MIPP{Dim: dim, Families: fams, Src: pr.rng, Workers: pr.workers}).Fit(ctx, pr.z)
+	start, err := (&MIPP{Dim: dim, Families: fams, Src: pr.rng, Workers: pr.workers, Progress: pr.progress}).Fit(ctx, pr.z)
 	if err != nil {
 		if o.path == RobustAdaptive && ctx.Err() == nil {
 			// MIPP whitens; on a singular covariance keep the axes estimate.
@@ -256,7 +256,7 @@ func fitRobust(ctx context.Context, pr *prepared, dim int, o robustSettings, sw 
 	sw.lap("start")
 	for r := 0; r < o.rounds; r++ {
 		var cv StageCV
-		if bEq, cv, err = alignStep(ctx, pr, completeFrame(bEq), dim); err != nil {
+		if bEq, cv, err = alignStep(ctx, pr, completeFrame(bEq), dim, fmt.Sprintf("align %d", r+1)); err != nil {
 			return nil, err
 		}
 		out.cv = append(out.cv, cv)
@@ -306,13 +306,13 @@ func fitRobust(ctx context.Context, pr *prepared, dim int, o robustSettings, sw 
 // parts. To first order in the frame's error, the score of coordinate j
 // is exactly of that form with Δ_j the tilt of the index space toward
 // coordinate j, so it returns the corrected basis u·[I; Δ] (d×dim).
-func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int) (*mat.Dense, StageCV, error) {
+func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int, name string) (*mat.Dense, StageCV, error) {
 	var y mat.Dense
 	y.Mul(pr.z, u)
 	n, d := y.Dims()
 	yu := mat.DenseCopyOf(y.Slice(0, n, 0, dim))
 	part := newPartition(pr.rng, n, pr.folds)
-	g, cv, err := fitStage(ctx, stage{name: "align", x: yu, centers: pr.centersFrom(yu, nil), widths: pr.widths,
+	g, cv, err := fitStage(ctx, stage{name: name, x: yu, centers: pr.centersFrom(yu, nil), widths: pr.widths,
 		ridges: pr.ridges, part: part, linear: true, linX: &y, noSelf: true}, &pr.plan)
 	if err != nil {
 		return nil, cv, err

@@ -35,8 +35,8 @@ func TestDemo(t *testing.T) {
 			t.Errorf("row %q: ε %v (%v), want a small error", line, eps, err)
 		}
 	}
-	if rows != 6 {
-		t.Errorf("%d result rows, want 6 (2 data sets × 3 methods):\n%s", rows, out)
+	if rows != 8 {
+		t.Errorf("%d result rows, want 8 (2 data sets × 4 methods):\n%s", rows, out)
 	}
 }
 

@@ -37,10 +37,16 @@ var (
 		func(dim, workers int, src rand.Source, prog func(ngca.Progress)) ngca.Estimator {
 			return &ngca.MIPP{Dim: dim, Workers: workers, Src: src, Progress: prog}
 		}}
+	// WFLSNGCARobust is WF-LSNGCA with RobustOptions' recommended setting.
+	WFLSNGCARobust = Method{"wflsngca-robust", "WF-LSNGCA robust",
+		[]string{"select", "lsldg", "v", "mipp", "align 1", "align 2", "compare"},
+		func(dim, workers int, src rand.Source, prog func(ngca.Progress)) ngca.Estimator {
+			return &ngca.WFLSNGCA{Dim: dim, Workers: workers, Src: src, Progress: prog, Robust: &ngca.RobustOptions{}}
+		}}
 )
 
 // All returns every method, in the order tables list them.
-func All() []Method { return []Method{WFLSNGCA, LSNGCA, MIPP} }
+func All() []Method { return []Method{WFLSNGCA, LSNGCA, MIPP, WFLSNGCARobust} }
 
 // Parse returns the methods named in a comma-separated list of keys.
 func Parse(list string) ([]Method, error) {

@@ -1,0 +1,404 @@
+// Package robust runs the study behind docs/robust.md: the robust variant
+// of WF-LSNGCA against the faithful method and the other estimators on the
+// cells of the project's issue 7, where the method as published fails.
+package robust
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/progress"
+	"github.com/ngca-go/ngca/internal/repro"
+)
+
+// Cell is one setting of the artificial data.
+type Cell struct {
+	Name   string
+	R      float64
+	D      int
+	Rotate bool
+	// Goal is the target mean ε of issue 7 for the robust variant (0:
+	// none; the stretch cell compares with LSNGCA instead).
+	Goal float64
+}
+
+// DefaultCells are the cells of issue 7 (n = 2000, m = 2).
+func DefaultCells() []Cell {
+	return []Cell{
+		{"aligned r=0", 0, 10, false, 1e-4},
+		{"aligned r=0.8", 0.8, 10, false, 1e-4},
+		{"rotated r=0", 0, 10, true, 0.01},
+		{"rotated r=0.8", 0.8, 10, true, 0.01},
+		{"aligned r=1", 1, 10, false, 0.01},
+		{"aligned r=1.5", 1.5, 10, false, 0.01},
+		{"aligned r=2", 2, 10, false, 0.01},
+		{"aligned d=20", 0, 20, false, 0.01},
+		{"aligned d=50", 0, 50, false, 0.01},
+		{"aligned r=4 (stretch)", 4, 10, false, 0},
+	}
+}
+
+// Method is an estimator of the study.
+type Method struct {
+	Key, Label string
+	New        func(src rand.Source) ngca.Estimator
+}
+
+// DefaultMethods are the faithful method, LSNGCA, MIPP, the robust variant
+// and its two single-path ablations.
+func DefaultMethods() []Method {
+	wf := func(o *ngca.RobustOptions) func(rand.Source) ngca.Estimator {
+		return func(src rand.Source) ngca.Estimator {
+			return &ngca.WFLSNGCA{Dim: 2, Workers: 1, Src: src, Robust: o}
+		}
+	}
+	return []Method{
+		{"wflsngca", "WF-LSNGCA (faithful)", wf(nil)},
+		{"lsngca", "LSNGCA", func(src rand.Source) ngca.Estimator { return &ngca.LSNGCA{Dim: 2, Workers: 1, Src: src} }},
+		{"mipp", "MIPP", func(src rand.Source) ngca.Estimator { return &ngca.MIPP{Dim: 2, Workers: 1, Src: src} }},
+		{"robust", "WF-LSNGCA robust", wf(&ngca.RobustOptions{})},
+		{"robust-axes", "robust, axes estimate only", wf(&ngca.RobustOptions{Path: ngca.RobustAxes})},
+		{"robust-equivariant", "robust, equivariant estimate only", wf(&ngca.RobustOptions{Path: ngca.RobustEquivariant})},
+	}
+}
+
+// Config describes the study.
+type Config struct {
+	Cells   []Cell   // nil: DefaultCells()
+	Methods []Method // nil: DefaultMethods()
+	Dists   []ngca.Distribution
+	Seeds   int // 0: 10
+	N       int // 0: 2000
+	Seed    uint64
+	Workers int // data sets at once; 0: GOMAXPROCS
+	Out     string
+	// Progress, if not nil, receives a progress bar.
+	Progress io.Writer
+}
+
+// Row is one fit.
+type Row struct {
+	Cell    string
+	Dist    ngca.Distribution
+	Seed    int
+	Method  string
+	Epsilon float64
+	Seconds float64
+	Path    string  // robust variants: the estimate returned
+	Z       float64 // robust variants: the switch statistic
+	Err     string
+}
+
+type job struct {
+	cell Cell
+	dist ngca.Distribution
+	seed int
+}
+
+// Run executes the study and writes robust.csv and robust.md into c.Out.
+// Finished rows are appended to robust.csv as they come; on cancellation
+// both files are written from the finished rows.
+func Run(ctx context.Context, c Config) error {
+	if c.Cells == nil {
+		c.Cells = DefaultCells()
+	}
+	if c.Methods == nil {
+		c.Methods = DefaultMethods()
+	}
+	if c.Dists == nil {
+		c.Dists = ngca.Distributions
+	}
+	if c.Seeds == 0 {
+		c.Seeds = 10
+	}
+	if c.N == 0 {
+		c.N = 2000
+	}
+	if c.Workers == 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	if c.Out == "" || c.Seeds < 1 || c.Workers < 1 || len(c.Cells) == 0 || len(c.Methods) == 0 || len(c.Dists) == 0 {
+		return errors.New("robust study: empty grid, output directory or counts")
+	}
+	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+		return err
+	}
+	var jobs []job
+	var weights []float64
+	for s := 0; s < c.Seeds; s++ { // seed-major, so an interrupted study covers every cell
+		for _, cell := range c.Cells {
+			for _, dist := range c.Dists {
+				jobs = append(jobs, job{cell, dist, s})
+				weights = append(weights, float64(cell.D*cell.D))
+			}
+		}
+	}
+	f, err := os.Create(filepath.Join(c.Out, "robust.csv"))
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	header := []string{"cell", "distribution", "seed", "method", "epsilon", "seconds", "path", "z", "error"}
+	w.Write(header)
+	var rows []Row
+	var bar *progress.Bar
+	if c.Progress != nil {
+		bar = progress.New(c.Progress, "robust study", len(jobs))
+	}
+	runErr := repro.Run(ctx, len(jobs), c.Workers, weights, bar,
+		func(ctx context.Context, i int) ([]Row, error) { return c.runJob(ctx, jobs[i]) },
+		func(_ int, rs []Row) error {
+			rows = append(rows, rs...)
+			for _, r := range rs {
+				w.Write(r.record())
+			}
+			w.Flush()
+			return w.Error()
+		})
+	if bar != nil {
+		bar.Finish()
+	}
+	f.Close()
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return runErr
+	}
+	sort.SliceStable(rows, func(a, b int) bool {
+		ra, rb := rows[a], rows[b]
+		if ra.Cell != rb.Cell {
+			return cellIndex(c.Cells, ra.Cell) < cellIndex(c.Cells, rb.Cell)
+		}
+		if ra.Dist != rb.Dist {
+			return ra.Dist < rb.Dist
+		}
+		if ra.Seed != rb.Seed {
+			return ra.Seed < rb.Seed
+		}
+		return methodIndex(c.Methods, ra.Method) < methodIndex(c.Methods, rb.Method)
+	})
+	recs := [][]string{header}
+	for _, r := range rows {
+		recs = append(recs, r.record())
+	}
+	if err := writeCSV(filepath.Join(c.Out, "robust.csv"), recs); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(c.Out, "robust.md"), []byte(c.markdown(rows)), 0o644); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return fmt.Errorf("interrupted: %d of %d data sets finished, results so far written to %s: %w",
+			len(rows)/len(c.Methods), len(jobs), c.Out, runErr)
+	}
+	return nil
+}
+
+func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
+	a := ngca.Artificial{Dist: j.dist, N: c.N, D: j.cell.D, R: j.cell.R, Rotate: j.cell.Rotate}
+	x, truth, err := a.Sample(rand.NewPCG(c.Seed, repro.Key("robust", j.cell.Name, int(j.dist), j.seed)))
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for _, m := range c.Methods {
+		src := rand.NewPCG(c.Seed, repro.Key("robust-fit", j.cell.Name, int(j.dist), j.seed, m.Key))
+		start := time.Now()
+		res, err := m.New(src).Fit(ctx, x)
+		row := Row{Cell: j.cell.Name, Dist: j.dist, Seed: j.seed, Method: m.Key, Seconds: time.Since(start).Seconds(),
+			Epsilon: math.NaN(), Z: math.NaN()}
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			row.Err = err.Error()
+		default:
+			row.Epsilon = ngca.SubspaceError(truth, res.Basis)
+			if res.Robust != nil {
+				row.Path, row.Z = res.Robust.Path.String(), res.Robust.Z
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+func (r Row) record() []string {
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return []string{r.Cell, r.Dist.String(), strconv.Itoa(r.Seed), r.Method, g(r.Epsilon),
+		strconv.FormatFloat(r.Seconds, 'f', 3, 64), r.Path, g(r.Z), r.Err}
+}
+
+func writeCSV(path string, recs [][]string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.WriteAll(recs)
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func cellIndex(cells []Cell, name string) int {
+	for i, c := range cells {
+		if c.Name == name {
+			return i
+		}
+	}
+	return len(cells)
+}
+
+func methodIndex(ms []Method, key string) int {
+	for i, m := range ms {
+		if m.Key == key {
+			return i
+		}
+	}
+	return len(ms)
+}
+
+// markdown renders the study: the goal check, one table of mean ε per
+// method, the robust variant's decisions and the time per fit.
+func (c *Config) markdown(rows []Row) string {
+	type key struct {
+		cell, method string
+		dist         ngca.Distribution
+	}
+	eps := map[key][]float64{}
+	failed := map[key]int{}
+	secs := map[string][]float64{}
+	paths := map[key]map[string]int{}
+	zs := map[key][]float64{}
+	for _, r := range rows {
+		k := key{r.Cell, r.Method, r.Dist}
+		if r.Err != "" {
+			failed[k]++
+			continue
+		}
+		eps[k] = append(eps[k], r.Epsilon)
+		if r.Cell == "aligned r=0" || r.Cell == "rotated r=0" {
+			secs[r.Method] = append(secs[r.Method], r.Seconds)
+		}
+		if r.Path != "" {
+			if paths[k] == nil {
+				paths[k] = map[string]int{}
+			}
+			paths[k][r.Path]++
+			zs[k] = append(zs[k], r.Z)
+		}
+	}
+	mean := func(k key) (float64, int) {
+		s := repro.Summarize(eps[k])
+		return s.Mean, s.N
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Mean subspace error ε over %d seeds per cell (n = %d, m = 2; data seed %d). Produced by `ngca reproduce robust`.\n", c.Seeds, c.N, c.Seed)
+	fmt.Fprintf(&b, "A cell marked [k failed] had k fits that returned an error; they are not in the mean.\n\n")
+
+	// Goal check for the robust variant.
+	robust := ""
+	for _, m := range c.Methods {
+		if m.Key == "robust" {
+			robust = m.Key
+		}
+	}
+	if robust != "" {
+		fmt.Fprintf(&b, "### Goal check: WF-LSNGCA robust\n\n| cell | goal | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|---|\n")
+		for _, cell := range c.Cells {
+			goal := "below LSNGCA"
+			if cell.Goal > 0 {
+				goal = fmt.Sprintf("≤ %g", cell.Goal)
+			}
+			fmt.Fprintf(&b, "| %s | %s |", cell.Name, goal)
+			for _, dist := range c.Dists {
+				m, n := mean(key{cell.Name, robust, dist})
+				if n == 0 {
+					fmt.Fprint(&b, " – |")
+					continue
+				}
+				bound := cell.Goal
+				if bound == 0 {
+					bound, _ = mean(key{cell.Name, "lsngca", dist})
+				}
+				mark := "✗"
+				if m <= bound {
+					mark = "✓"
+				}
+				fmt.Fprintf(&b, " %s %.2g |", mark, m)
+			}
+			fmt.Fprintln(&b)
+		}
+		fmt.Fprintln(&b)
+	}
+
+	for _, m := range c.Methods {
+		fmt.Fprintf(&b, "### %s\n\n| cell | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|\n", m.Label)
+		for _, cell := range c.Cells {
+			fmt.Fprintf(&b, "| %s |", cell.Name)
+			for _, dist := range c.Dists {
+				k := key{cell.Name, m.Key, dist}
+				mv, n := mean(k)
+				cellText := "–"
+				if n > 0 {
+					cellText = fmt.Sprintf("%.2e", mv)
+				}
+				if failed[k] > 0 {
+					cellText += fmt.Sprintf(" [%d failed]", failed[k])
+				}
+				fmt.Fprintf(&b, " %s |", cellText)
+			}
+			fmt.Fprintln(&b)
+		}
+		fmt.Fprintln(&b)
+	}
+
+	if robust != "" {
+		fmt.Fprintf(&b, "### Decisions of WF-LSNGCA robust\n\nFits that returned the equivariant estimate, and the range of the switch statistic z (the estimate switches below −4).\n\n| cell | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|\n")
+		for _, cell := range c.Cells {
+			fmt.Fprintf(&b, "| %s |", cell.Name)
+			for _, dist := range c.Dists {
+				k := key{cell.Name, robust, dist}
+				total := 0
+				for _, v := range paths[k] {
+					total += v
+				}
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for _, z := range zs[k] {
+					if !math.IsNaN(z) {
+						lo, hi = math.Min(lo, z), math.Max(hi, z)
+					}
+				}
+				if total == 0 {
+					fmt.Fprint(&b, " – |")
+					continue
+				}
+				fmt.Fprintf(&b, " %d/%d, z %.1f to %.1f |", paths[k]["equivariant"], total, lo, hi)
+			}
+			fmt.Fprintln(&b)
+		}
+		fmt.Fprintln(&b)
+	}
+
+	fmt.Fprintf(&b, "### Time per fit\n\nMedian seconds per fit on one core (Workers = 1), over the cells aligned r=0 and rotated r=0 (n = %d, d = 10), with other fits running on the other cores.\n\n| method | seconds | × faithful |\n|---|---|---|\n", c.N)
+	base := repro.Median(secs[c.Methods[0].Key])
+	for _, m := range c.Methods {
+		med := repro.Median(secs[m.Key])
+		fmt.Fprintf(&b, "| %s | %.2f | %.1f |\n", m.Label, med, med/base)
+	}
+	return b.String()
+}
