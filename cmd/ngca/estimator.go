@@ -38,13 +38,16 @@ type fitMethod struct {
 }
 
 var fitMethods = []fitMethod{
-	{"wflsngca", "WF-LSNGCA", 2, []string{"centers", "widths", "ridges", "vwidths", "vridges", "folds"}},
+	{"wflsngca", "WF-LSNGCA", 2, []string{"centers", "widths", "ridges", "vwidths", "vridges", "folds", "robust"}},
 	{"lsngca", "LSNGCA", 1, []string{"centers", "widths", "ridges", "folds"}},
 	{"mipp", "MIPP", 1, []string{"iterations", "threshold"}},
 }
 
 // methodFlagNames lists the flags that apply to some methods only.
-var methodFlagNames = []string{"centers", "widths", "ridges", "vwidths", "vridges", "folds", "iterations", "threshold"}
+var methodFlagNames = []string{"centers", "widths", "ridges", "vwidths", "vridges", "folds", "robust", "iterations", "threshold"}
+
+// robustStages is the number of progress stages of a robust WF-LSNGCA fit.
+const robustStages = 7
 
 // fitArgs are the flags that choose and configure an estimator.
 type fitArgs struct {
@@ -57,12 +60,13 @@ type fitArgs struct {
 	folds                            int
 	iterations                       int
 	threshold                        float64
+	robust                           bool
 }
 
 // fitFlagGroups lists the flags of fitArgs, for the help.
 var fitFlagGroups = []flagGroup{
 	{"Estimator", []string{"method", "dim", "seed", "workers"}},
-	{"WF-LSNGCA and LSNGCA (defaults: the paper's settings)", []string{"centers", "widths", "ridges", "folds", "vwidths", "vridges"}},
+	{"WF-LSNGCA and LSNGCA (defaults: the paper's settings)", []string{"centers", "widths", "ridges", "folds", "vwidths", "vridges", "robust"}},
 	{"MIPP", []string{"iterations", "threshold"}},
 }
 
@@ -77,6 +81,7 @@ func (a *fitArgs) register(fs *flag.FlagSet, dimUsage string) {
 	fs.IntVar(&a.folds, "folds", 0, "`number` of cross-validation folds, at least 2 (0 = 5)")
 	fs.StringVar(&a.vwidths, "vwidths", "", "WF-LSNGCA stage-2 widths, a comma-separated `list` (default: -widths)")
 	fs.StringVar(&a.vridges, "vridges", "", "WF-LSNGCA stage-2 ridges, a comma-separated `list` (default: -ridges)")
+	fs.BoolVar(&a.robust, "robust", false, "WF-LSNGCA: use the robust variant (ill-conditioned data, more dimensions, subspaces off the axes; see docs/robust.md)")
 	fs.IntVar(&a.iterations, "iterations", 0, "`number` of evaluations of β per index function, at least 1 (0 = 10)")
 	fs.Float64Var(&a.threshold, "threshold", 0, "signal-to-noise `threshold` τ > 0 for keeping an index function (0 = 1.6)")
 }
@@ -165,9 +170,13 @@ func (a *fitArgs) estimator(m fitMethod, prog func(ngca.Progress)) ngca.Estimato
 	case "mipp":
 		return &ngca.MIPP{Dim: a.dim, Iterations: a.iterations, Threshold: a.threshold, Src: src, Workers: a.workers, Progress: prog}
 	}
-	return &ngca.WFLSNGCA{Dim: a.dim, NumCenters: a.centers, Widths: grid("widths", a.widths), Ridges: grid("ridges", a.ridges),
+	wf := &ngca.WFLSNGCA{Dim: a.dim, NumCenters: a.centers, Widths: grid("widths", a.widths), Ridges: grid("ridges", a.ridges),
 		VWidths: grid("vwidths", a.vwidths), VRidges: grid("vridges", a.vridges),
 		Folds: a.folds, Src: src, Workers: a.workers, Progress: prog}
+	if a.robust {
+		wf.Robust = &ngca.RobustOptions{}
+	}
+	return wf
 }
 
 // checkData checks the data of file name against the settings, so that
@@ -222,6 +231,9 @@ func dataColumnName(t *dataio.Table, name string, j int) string {
 func (a *fitArgs) fitTable(ctx context.Context, e *env, m fitMethod, t *dataio.Table, name string) (*ngca.Result, error) {
 	if err := a.checkData(m, t, name); err != nil {
 		return nil, err
+	}
+	if a.robust {
+		m.title, m.stages = m.title+" robust", robustStages
 	}
 	bar := progress.New(e.stderr, "fitting "+m.title, m.stages)
 	stage, last := -1, ""

@@ -326,3 +326,21 @@ func TestFitCancelled(t *testing.T) {
 		t.Errorf("cancelled fit left files behind: %v", entries)
 	}
 }
+
+// TestFitRobust runs the robust variant through the command and checks its
+// JSON report.
+func TestFitRobust(t *testing.T) {
+	files := dataFiles(t, t.TempDir())
+	code, out, errs := runCmd(t, "fit", "-dim", "2", "-robust", "-json", "-label-col", "class", files["csv"])
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{`"robust":`, `"path":`, `"kernel_coords":`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("JSON lacks %s", want)
+		}
+	}
+	if code, _, errs := runCmd(t, "fit", "-dim", "2", "-robust", "-method", "mipp", "-label-col", "class", files["csv"]); code != 1 || !strings.Contains(errs, "-robust does not apply to -method mipp") {
+		t.Errorf("-robust with mipp: exit %d, %q", code, errs)
+	}
+}

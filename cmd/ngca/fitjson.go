@@ -33,6 +33,7 @@ type fitJSON struct {
 	Mean        []jsonFloat   `json:"mean"`
 	CV          []stageJSON   `json:"cv"`
 	Kept        []keptJSON    `json:"kept,omitempty"`
+	Robust      *robustJSON   `json:"robust,omitempty"`
 	Timings     timingsJSON   `json:"timings"`
 }
 
@@ -59,6 +60,14 @@ type coordJSON struct {
 	Ridge  jsonFloat     `json:"ridge"`
 	Score  jsonFloat     `json:"score"`
 	Scores [][]jsonFloat `json:"scores"`
+}
+
+// robustJSON is the report of the robust variant of WF-LSNGCA.
+type robustJSON struct {
+	Path         string    `json:"path"`
+	Z            jsonFloat `json:"z"`
+	KernelCoords []int     `json:"kernel_coords"`
+	NullCoords   []int     `json:"null_coords"`
 }
 
 type keptJSON struct {
@@ -151,6 +160,9 @@ func newFitJSON(a *fitArgs, m fitMethod, t *dataio.Table, name string, res *ngca
 				Score: jsonFloat(c.Score), Scores: jsonRows(c.Scores)})
 		}
 		out.CV = append(out.CV, s)
+	}
+	if r := res.Robust; r != nil {
+		out.Robust = &robustJSON{Path: r.Path.String(), Z: jsonFloat(r.Z), KernelCoords: r.KernelCoords, NullCoords: r.NullCoords}
 	}
 	for _, k := range res.Kept {
 		out.Kept = append(out.Kept, keptJSON{Family: k.Family, Kept: k.Kept, Total: k.Total, Degenerate: k.Degenerate})

@@ -157,7 +157,11 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 			what = fmt.Sprintf("the %s basis in %s", methodTitle(b.method), b.name)
 		}
 		if pd.eig == nil {
-			fmt.Fprintf(e.stderr, "ngca plot: note: %s holds no eigenvalues (a CSV basis); drawing the scatter plot only (the JSON of ngca fit -json has them)\n", b.name)
+			why := "a CSV basis; the JSON of ngca fit -json has them"
+			if b.method != "" {
+				why = "the robust variant's equivariant estimate has none"
+			}
+			fmt.Fprintf(e.stderr, "ngca plot: note: %s holds no eigenvalues (%s); drawing the scatter plot only\n", b.name, why)
 		}
 	} else {
 		res, err := f.fit.fitTable(ctx, e, m, t, name)

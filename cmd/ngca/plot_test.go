@@ -47,7 +47,7 @@ func TestPlot(t *testing.T) {
 			[]string{"projected on the WF-LSNGCA basis in " + basisJSON + " (2 components), 4 labels; eigenvalues"}},
 		// A CSV basis has no eigenvalues: the scatter plot alone (6 in wide).
 		{[]string{"-basis", basisCSV, files["tsv"]}, "csv.png", 576, 461,
-			[]string{"note: " + basisCSV + " holds no eigenvalues (a CSV basis); drawing the scatter plot only", "400 points of " + files["tsv"] + " projected on the basis in " + basisCSV + " (2 components)\n"}},
+			[]string{"note: " + basisCSV + " holds no eigenvalues (a CSV basis; the JSON of ngca fit -json has them); drawing the scatter plot only", "400 points of " + files["tsv"] + " projected on the basis in " + basisCSV + " (2 components)\n"}},
 		{[]string{"-basis", oneCol, files["tsv"]}, "one.png", 576, 461, []string{"(1 component)"}},
 		{[]string{"-basis", basisJSON, files["csv"]}, "plot.svg", 0, 0, []string{"wrote "}},
 		{[]string{"-basis", basisJSON, files["csv"]}, "plot.pdf", 0, 0, []string{"wrote "}},
