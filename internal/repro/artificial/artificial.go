@@ -386,7 +386,7 @@ func (c *Config) write(rows []Row, timing []TimingRow) error {
 	for _, r := range rows {
 		recs = append(recs, r.record())
 	}
-	if err := writeCSV(filepath.Join(c.Out, "errors.csv"), recs); err != nil {
+	if err := repro.WriteCSV(filepath.Join(c.Out, "errors.csv"), recs); err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(c.Out, "errors.md"), []byte(c.markdown(rows)), 0o644); err != nil {
@@ -406,24 +406,10 @@ func (c *Config) write(rows []Row, timing []TimingRow) error {
 		recs = append(recs, []string{t.Axis, strconv.Itoa(t.N), strconv.Itoa(t.D), strconv.Itoa(t.Rep), t.Method,
 			strconv.FormatFloat(t.Seconds, 'f', 4, 64)})
 	}
-	if err := writeCSV(filepath.Join(c.Out, "timing.csv"), recs); err != nil {
+	if err := repro.WriteCSV(filepath.Join(c.Out, "timing.csv"), recs); err != nil {
 		return err
 	}
 	return c.figure3(timing, filepath.Join(c.Out, "figure3.png"))
-}
-
-func writeCSV(path string, recs [][]string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.WriteAll(recs)
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // cell gathers the ε of one (rotated, distribution, r, method) cell.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/methods"
 )
 
 // smallConfig is a study small enough for a smoke test.
@@ -26,6 +27,8 @@ func smallConfig(out string) Config {
 		Rotate: true,
 		Timing: Timing{Ns: []int{200, 400}, Ds: []int{4, 6}, Reps: 1},
 		Out:    out,
+		// The pipeline is under test, not the estimators: the fast ones.
+		Methods: []methods.Method{methods.WFLSNGCA, methods.LSNGCA, methods.MIPP},
 	}
 }
 

@@ -192,7 +192,7 @@ func Run(ctx context.Context, c Config) error {
 	for _, r := range rows {
 		recs = append(recs, r.record())
 	}
-	if err := writeCSV(filepath.Join(c.Out, "robust.csv"), recs); err != nil {
+	if err := repro.WriteCSV(filepath.Join(c.Out, "robust.csv"), recs); err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(c.Out, "robust.md"), []byte(c.markdown(rows)), 0o644); err != nil {
@@ -238,20 +238,6 @@ func (r Row) record() []string {
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	return []string{r.Cell, r.Dist.String(), strconv.Itoa(r.Seed), r.Method, g(r.Epsilon),
 		strconv.FormatFloat(r.Seconds, 'f', 3, 64), r.Path, g(r.Z), r.Err}
-}
-
-func writeCSV(path string, recs [][]string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.WriteAll(recs)
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 func cellIndex(cells []Cell, name string) int {
