@@ -281,7 +281,7 @@ func fitRobust(ctx context.Context, pr *prepared, dim int, o robustSettings, sw 
 		first[i] = i
 	}
 	lossEq := make([]float64, n)
-	_, cvCmp, err := fitStage(ctx, stage{name: "compare", x: &y, centers: pr.centersFrom(&y, nil), widths: pr.widths,
+	_, cvCmp, err := fitStage(ctx, stage{name: "compare", x: &y, centers: pr.centersFrom(&y, inFrame(u, d)), widths: pr.widths,
 		ridges: pr.ridges, part: compare, linear: true, noSelf: true, kernelCols: first, nullZ: o.nullZ,
 		lossOut: lossEq}, &pr.plan)
 	if err != nil {
@@ -312,7 +312,7 @@ func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int, name st
 	n, d := y.Dims()
 	yu := mat.DenseCopyOf(y.Slice(0, n, 0, dim))
 	part := newPartition(pr.rng, n, pr.folds)
-	g, cv, err := fitStage(ctx, stage{name: name, x: yu, centers: pr.centersFrom(yu, nil), widths: pr.widths,
+	g, cv, err := fitStage(ctx, stage{name: name, x: yu, centers: pr.centersFrom(yu, inFrame(u, dim)), widths: pr.widths,
 		ridges: pr.ridges, part: part, linear: true, linX: &y, noSelf: true}, &pr.plan)
 	if err != nil {
 		return nil, cv, err
@@ -383,4 +383,15 @@ func everyOther(v []float64) []float64 {
 		out = append(out, v[i])
 	}
 	return out
+}
+
+// inFrame returns the map of explicit (standardised) centers into the
+// first k coordinates of the frame y = z·u.
+func inFrame(u *mat.Dense, k int) func(*mat.Dense) *mat.Dense {
+	return func(c *mat.Dense) *mat.Dense {
+		d, _ := u.Dims()
+		var out mat.Dense
+		out.Mul(c, u.Slice(0, d, 0, k))
+		return &out
+	}
 }
