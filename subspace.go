@@ -73,10 +73,12 @@ func orthonormal(a mat.Matrix) (q *mat.Dense, ok bool) {
 				big = i
 			}
 		}
+		sign := 1.0
 		if q.At(big, j) < 0 {
-			for i := 0; i < d; i++ {
-				q.Set(i, j, -q.At(i, j))
-			}
+			sign = -1
+		}
+		for i := 0; i < d; i++ {
+			q.Set(i, j, sign*q.At(i, j)+0) // +0 turns −0 into 0
 		}
 	}
 	return q, true
