@@ -78,13 +78,16 @@ func Lookup(key string) (Method, error) {
 	return Method{}, fmt.Errorf("unknown method %q (want one of %s)", key, keys())
 }
 
-func keys() string {
-	var k []string
-	for _, m := range All() {
-		k = append(k, m.Key)
+// Keys returns the keys of ms as a comma-separated list that Parse accepts.
+func Keys(ms []Method) string {
+	k := make([]string, len(ms))
+	for i, m := range ms {
+		k[i] = m.Key
 	}
-	return strings.Join(k, ", ")
+	return strings.Join(k, ",")
 }
+
+func keys() string { return strings.ReplaceAll(Keys(All()), ",", ", ") }
 
 // Fraction returns how much of one fit of m is done when the estimator
 // reports p: finished stages count whole, the current one by Done/Total.
