@@ -2,6 +2,7 @@ package ngca
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -15,6 +16,10 @@ type RobustPath int
 const (
 	// RobustAdaptive computes both estimates and returns the equivariant
 	// one only if it explains the data significantly better (the default).
+	// If the equivariant estimate cannot be computed because the data are
+	// numerically singular along some direction (its MIPP start whitens,
+	// its frame refinement regresses on the data), the axes estimate is
+	// returned and RobustReport.EquivariantErr says why.
 	RobustAdaptive RobustPath = iota
 	// RobustAxes computes and returns the axes estimate only.
 	RobustAxes
@@ -81,8 +86,8 @@ type RobustOptions struct {
 	// negative value turns the test off.
 	NullZ float64
 	// SwitchZ is the z threshold for switching to the equivariant
-	// estimate; 0 means 4. (On the study of docs/robust.md, aligned data
-	// never gave z below −2.5 and rotated data never above −6.)
+	// estimate; 0 means 4 (see docs/robust.md for the values of z on
+	// aligned and on rotated data).
 	SwitchZ float64
 	// Rounds is the number of frame refinements of the equivariant
 	// estimate; 0 means 2.
@@ -107,6 +112,12 @@ type RobustReport struct {
 	// Axes and Equivariant are the two candidate bases in the caller's
 	// coordinates (nil for a path that did not run).
 	Axes, Equivariant *mat.Dense
+	// EquivariantErr is why the equivariant path stopped, if it did in
+	// the adaptive mode: its MIPP start or a frame refinement was
+	// numerically singular (an ErrSingular), as on data whose covariance
+	// is singular or nearly so. The axes estimate is then returned and Z
+	// is NaN. It is nil otherwise.
+	EquivariantErr error
 }
 
 // robustSettings is RobustOptions with the defaults filled in.
@@ -244,19 +255,33 @@ func fitRobust(ctx context.Context, pr *prepared, dim int, o robustSettings, sw 
 	for i := range fams {
 		fams[i].L = o.startFunctions
 	}
+	// keepAxes reports whether a failure of the equivariant path leaves
+	// the axes estimate standing: in the adaptive mode, when the data are
+	// (numerically) singular along some direction, as MIPP's whitening
+	// and the frame refinement's regression need them not to be.
+	keepAxes := func(err error) bool {
+		if o.path == RobustAdaptive && ctx.Err() == nil && errors.Is(err, ErrSingular) {
+			out.report.EquivariantErr = err
+			return true
+		}
+		return false
+	}
 	start, err := (&MIPP{Dim: dim, Families: fams, Src: pr.rng, Workers: pr.workers, Progress: pr.progress}).Fit(ctx, pr.z)
 	if err != nil {
-		if o.path == RobustAdaptive && ctx.Err() == nil {
-			// MIPP whitens; on a singular covariance keep the axes estimate.
+		err = fmt.Errorf("robust WF-LSNGCA: equivariant start: %w", err)
+		if keepAxes(err) {
 			return out, nil
 		}
-		return nil, fmt.Errorf("robust WF-LSNGCA: equivariant start: %w", err)
+		return nil, err
 	}
 	bEq := start.Basis
 	sw.lap("start")
 	for r := 0; r < o.rounds; r++ {
 		var cv StageCV
 		if bEq, cv, err = alignStep(ctx, pr, completeFrame(bEq), dim, fmt.Sprintf("align %d", r+1)); err != nil {
+			if keepAxes(err) {
+				return out, nil
+			}
 			return nil, err
 		}
 		out.cv = append(out.cv, cv)

@@ -113,6 +113,40 @@ func TestRobustReport(t *testing.T) {
 	}
 }
 
+// TestRobustSingularFrame pins the stretch case of docs/robust.md: at r = 4
+// (condition number about 3e6) the frame refinement is numerically
+// singular, so the equivariant path alone returns ErrSingular, while the
+// adaptive fit keeps the axes estimate, says why, and stays far below
+// LSNGCA's error on the same data.
+func TestRobustSingularFrame(t *testing.T) {
+	x, truth, err := ngca.Artificial{Dist: ngca.SubGaussian, R: 4, N: 1000}.Sample(rand.NewPCG(1, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	eq := &ngca.WFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 1), Robust: &ngca.RobustOptions{Path: ngca.RobustEquivariant}}
+	if _, err := eq.Fit(ctx, x); !errors.Is(err, ngca.ErrSingular) {
+		t.Fatalf("equivariant path: error %v, want ErrSingular (the case no longer tests the fallback)", err)
+	}
+	res, err := (&ngca.WFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 1), Robust: &ngca.RobustOptions{}}).Fit(ctx, x)
+	if err != nil {
+		t.Fatalf("adaptive fit: %v", err)
+	}
+	r := res.Robust
+	if r.Path != ngca.RobustAxes || !errors.Is(r.EquivariantErr, ngca.ErrSingular) || !math.IsNaN(r.Z) || r.Equivariant != nil {
+		t.Errorf("report %+v, want the axes estimate with the equivariant path's ErrSingular", r)
+	}
+	ls, err := (&ngca.LSNGCA{Dim: 2, Src: rand.NewPCG(1, 1)}).Fit(ctx, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	robust, lsngca := ngca.SubspaceError(truth, res.Basis), ngca.SubspaceError(truth, ls.Basis)
+	t.Logf("r = 4: ε robust %.2e, LSNGCA %.2e", robust, lsngca)
+	if robust > 0.01 || lsngca < 0.1 {
+		t.Errorf("ε robust %.3g, LSNGCA %.3g: want robust < 0.01 and LSNGCA > 0.1", robust, lsngca)
+	}
+}
+
 func TestRobustBadOptions(t *testing.T) {
 	x, _ := invariantData(t)
 	for _, o := range []ngca.RobustOptions{

@@ -33,9 +33,11 @@ right); mean (the column means, which transform subtracts); cv (per stage:
 its name, widths, ridges and per output coordinate the chosen width, ridge
 and score and the score grid scores[width][ridge]); kept (MIPP: index
 functions kept per family); robust (with -robust: the estimate returned,
-axes or equivariant, the switch statistic z, and the 0-based data columns
-of the kernels and of the coordinates the null test set to zero; the
-equivariant estimate has no eigenvalues); timings (step → seconds). A
+axes or equivariant, the switch statistic z, the data columns (numbered
+from 1, as cv's coord) of the kernels and of the coordinates the null test
+set to zero, and equivariant_error when the equivariant estimate could not
+be computed; the equivariant estimate has no eigenvalues); timings (step →
+seconds). A
 cross-validation score of +Inf (a candidate whose solve failed) is written
 as null, since JSON has no Inf.
 

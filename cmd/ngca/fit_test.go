@@ -335,9 +335,22 @@ func TestFitRobust(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{`"robust":`, `"path":`, `"kernel_coords":`} {
-		if !strings.Contains(out, want) {
-			t.Errorf("JSON lacks %s", want)
+	var got struct {
+		D      int `json:"d"`
+		Robust *struct {
+			Path         string `json:"path"`
+			KernelCoords []int  `json:"kernel_coords"`
+		} `json:"robust"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("JSON: %v", err)
+	}
+	if got.Robust == nil || got.Robust.Path == "" || len(got.Robust.KernelCoords) != min(4, got.D) {
+		t.Fatalf("robust report = %+v, want a path and min(Dim+2, d) kernel columns", got.Robust)
+	}
+	for _, k := range got.Robust.KernelCoords {
+		if k < 1 || k > got.D {
+			t.Errorf("kernel column %d outside 1..%d (columns are numbered from 1)", k, got.D)
 		}
 	}
 	if code, _, errs := runCmd(t, "fit", "-dim", "2", "-robust", "-method", "mipp", "-label-col", "class", files["csv"]); code != 1 || !strings.Contains(errs, "-robust does not apply to -method mipp") {

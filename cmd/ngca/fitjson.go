@@ -68,6 +68,17 @@ type robustJSON struct {
 	Z            jsonFloat `json:"z"`
 	KernelCoords []int     `json:"kernel_coords"`
 	NullCoords   []int     `json:"null_coords"`
+	// EquivariantError is RobustReport.EquivariantErr, if any.
+	EquivariantError string `json:"equivariant_error,omitempty"`
+}
+
+// oneBased returns the 0-based indices idx numbered from 1.
+func oneBased(idx []int) []int {
+	out := make([]int, len(idx))
+	for i, k := range idx {
+		out[i] = k + 1
+	}
+	return out
 }
 
 type keptJSON struct {
@@ -162,7 +173,11 @@ func newFitJSON(a *fitArgs, m fitMethod, t *dataio.Table, name string, res *ngca
 		out.CV = append(out.CV, s)
 	}
 	if r := res.Robust; r != nil {
-		out.Robust = &robustJSON{Path: r.Path.String(), Z: jsonFloat(r.Z), KernelCoords: r.KernelCoords, NullCoords: r.NullCoords}
+		out.Robust = &robustJSON{Path: r.Path.String(), Z: jsonFloat(r.Z),
+			KernelCoords: oneBased(r.KernelCoords), NullCoords: oneBased(r.NullCoords)}
+		if r.EquivariantErr != nil {
+			out.Robust.EquivariantError = r.EquivariantErr.Error()
+		}
 	}
 	for _, k := range res.Kept {
 		out.Kept = append(out.Kept, keptJSON{Family: k.Family, Kept: k.Kept, Total: k.Total, Degenerate: k.Degenerate})
