@@ -114,8 +114,8 @@ func TestRobustReport(t *testing.T) {
 }
 
 // TestRobustSingularFrame pins the stretch case of docs/robust.md: at r = 4
-// (condition number about 3e6) the frame refinement is numerically
-// singular, so the equivariant path alone returns ErrSingular, while the
+// (noise variances spanning eight orders of magnitude) the frame
+// refinement is numerically singular, so the equivariant path alone returns ErrSingular, while the
 // adaptive fit keeps the axes estimate, says why, and stays far below
 // LSNGCA's error on the same data.
 func TestRobustSingularFrame(t *testing.T) {
