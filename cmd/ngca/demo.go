@@ -54,16 +54,9 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	var ds []ngca.Distribution
-	for _, s := range splitList(*dists) {
-		dist, err := ngca.ParseDistribution(s)
-		if err != nil {
-			return usagef("-dists: %v", err)
-		}
-		ds = append(ds, dist)
-	}
-	if len(ds) == 0 {
-		return usagef("-dists is empty")
+	ds, err := distList(*dists)
+	if err != nil {
+		return err
 	}
 
 	ms := methods.All()

@@ -29,6 +29,8 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+
+	"github.com/ngca-go/ngca"
 )
 
 // command is a subcommand of ngca.
@@ -180,6 +182,23 @@ func printDefaults(w io.Writer, fs *flag.FlagSet) {
 		}
 		fmt.Fprintf(w, "  -%-10s %s%s\n", f.Name, f.Usage, def)
 	})
+}
+
+// distList parses the -dists flag: a comma-separated list of the signal
+// distributions a, b, c, d; an empty list is a usage error.
+func distList(s string) ([]ngca.Distribution, error) {
+	var ds []ngca.Distribution
+	for _, p := range splitList(s) {
+		dist, err := ngca.ParseDistribution(p)
+		if err != nil {
+			return nil, usagef("-dists: %v", err)
+		}
+		ds = append(ds, dist)
+	}
+	if len(ds) == 0 {
+		return nil, usagef("-dists is empty")
+	}
+	return ds, nil
 }
 
 // splitList splits a comma-separated flag value, dropping empty items.

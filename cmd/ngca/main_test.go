@@ -40,25 +40,20 @@ func TestDemo(t *testing.T) {
 	}
 }
 
-func TestHelpAndErrors(t *testing.T) {
-	for _, tc := range []struct {
-		args     []string
-		code     int
-		contains string
-		stream   string
-	}{
-		{[]string{}, 1, "Usage: ngca <command>", "stderr"},
-		{[]string{"help"}, 0, "demo", "stdout"},
-		{[]string{"help", "demo"}, 0, "Examples:", "stdout"},
-		{[]string{"demo", "-h"}, 0, "-dists", "stdout"},
-		{[]string{"nope"}, 1, `unknown command "nope"`, "stderr"},
-		{[]string{"demo", "-dists", "x"}, 1, `unknown distribution "x"`, "stderr"},
-		{[]string{"demo", "-n", "abc"}, 1, "invalid value", "stderr"},
-		{[]string{"demo", "-n", "1"}, 1, "too few samples", "stderr"},
-		{[]string{"demo", "-d", "2"}, 1, "dimension", "stderr"},
-		{[]string{"demo", "-r", "-1"}, 1, "R = -1", "stderr"},
-		{[]string{"demo", "extra"}, 1, "unexpected argument", "stderr"},
-	} {
+// cliCase is one invocation of the command: its exit status, and a text
+// its stdout or stderr (stream) must contain.
+type cliCase struct {
+	args     []string
+	code     int
+	contains string
+	stream   string
+}
+
+// checkCLI runs every case and checks its exit status and output, and that
+// nothing prints a stack trace.
+func checkCLI(t *testing.T, cases []cliCase) {
+	t.Helper()
+	for _, tc := range cases {
 		code, out, errs := runCmd(t, tc.args...)
 		got := out
 		if tc.stream == "stderr" {
@@ -71,6 +66,45 @@ func TestHelpAndErrors(t *testing.T) {
 			t.Errorf("ngca %v: stack trace on stderr", tc.args)
 		}
 	}
+}
+
+func TestHelpAndErrors(t *testing.T) {
+	checkCLI(t, []cliCase{
+		{[]string{}, 1, "Usage: ngca <command>", "stderr"},
+		{[]string{"help"}, 0, "demo", "stdout"},
+		{[]string{"help", "demo"}, 0, "Examples:", "stdout"},
+		{[]string{"demo", "-h"}, 0, "-dists", "stdout"},
+		{[]string{"nope"}, 1, `unknown command "nope"`, "stderr"},
+		{[]string{"demo", "-dists", "x"}, 1, `unknown distribution "x"`, "stderr"},
+		{[]string{"demo", "-n", "abc"}, 1, "invalid value", "stderr"},
+		{[]string{"demo", "-n", "1"}, 1, "too few samples", "stderr"},
+		{[]string{"demo", "-d", "2"}, 1, "dimension", "stderr"},
+		{[]string{"demo", "-r", "-1"}, 1, "R = -1", "stderr"},
+		{[]string{"demo", "extra"}, 1, "unexpected argument", "stderr"},
+		{[]string{"demo", "-dists", ","}, 1, "-dists is empty", "stderr"},
+	})
+}
+
+// TestReproduceFlags checks the artificial and robust studies' flag errors,
+// which are all found before any fit starts.
+func TestReproduceFlags(t *testing.T) {
+	checkCLI(t, []cliCase{
+		{[]string{"reproduce", "artificial", "-h"}, 0, "-timing-reps", "stdout"},
+		{[]string{"reproduce", "artificial", "-runs", "0"}, 1, "-runs must be at least 1", "stderr"},
+		{[]string{"reproduce", "artificial", "-r", "0,x"}, 1, `-r: "x"`, "stderr"},
+		{[]string{"reproduce", "artificial", "-dists", "e"}, 1, `unknown distribution "e"`, "stderr"},
+		{[]string{"reproduce", "artificial", "-methods", "pca"}, 1, `unknown method "pca"`, "stderr"},
+		{[]string{"reproduce", "artificial", "-timing-n", "500,y"}, 1, `-timing-n: "y"`, "stderr"},
+		{[]string{"reproduce", "artificial", "-timing-reps", "0"}, 1, "-timing-reps must be at least 1", "stderr"},
+		{[]string{"reproduce", "artificial", "-workers", "-2"}, 1, "-workers must not be negative", "stderr"},
+		{[]string{"reproduce", "artificial", "extra"}, 1, "unexpected argument", "stderr"},
+		{[]string{"reproduce", "robust", "-h"}, 0, "aligned r=4 (stretch)", "stdout"},
+		{[]string{"reproduce", "robust", "-cells", "11"}, 1, `-cells: "11" is not a cell number from 1 to 10`, "stderr"},
+		{[]string{"reproduce", "robust", "-seeds", "0"}, 1, "-seeds must be at least 1", "stderr"},
+		{[]string{"reproduce", "robust", "-dists", ""}, 1, "-dists is empty", "stderr"},
+		{[]string{"reproduce", "robust", "-workers", "-1"}, 1, "-workers must not be negative", "stderr"},
+		{[]string{"reproduce", "robust", "extra"}, 1, "unexpected argument", "stderr"},
+	})
 }
 
 func TestDemoCancelled(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/repro/artificial"
 )
@@ -71,12 +70,8 @@ func runArtificial(ctx context.Context, e *env, args []string) error {
 	if cfg.Rs, err = floatList("-r", *rs); err != nil {
 		return err
 	}
-	for _, s := range splitList(*dists) {
-		dist, err := ngca.ParseDistribution(s)
-		if err != nil {
-			return usagef("-dists: %v", err)
-		}
-		cfg.Dists = append(cfg.Dists, dist)
+	if cfg.Dists, err = distList(*dists); err != nil {
+		return err
 	}
 	if cfg.Methods, err = methods.Parse(*ms); err != nil {
 		return usagef("-methods: %v", err)
@@ -94,8 +89,6 @@ func runArtificial(ctx context.Context, e *env, args []string) error {
 		return usagef("-workers must not be negative")
 	case *reps < 1:
 		return usagef("-timing-reps must be at least 1")
-	case len(cfg.Dists) == 0:
-		return usagef("-dists is empty")
 	}
 	if err := artificial.Run(ctx, cfg); err != nil {
 		return err

@@ -27,12 +27,7 @@ func benchRequireLIBSVM(t *testing.T) {
 }
 
 func TestBenchmarkFlags(t *testing.T) {
-	for _, tc := range []struct {
-		args     []string
-		code     int
-		contains string
-		stream   string
-	}{
+	checkCLI(t, []cliCase{
 		{[]string{"help", "reproduce", "benchmark"}, 0, "apt-get install libsvm-dev", "stdout"},
 		{[]string{"reproduce", "-h"}, 0, "benchmark", "stdout"},
 		{[]string{"reproduce", "benchmark", "-h"}, 0, "-datasets", "stdout"},
@@ -47,16 +42,7 @@ func TestBenchmarkFlags(t *testing.T) {
 		{[]string{"reproduce", "benchmark", "-workers", "-1"}, 1, "-workers must not be negative", "stderr"},
 		{[]string{"reproduce", "benchmark", "-standardise", "train"}, 1, `unknown standardisation "train"`, "stderr"},
 		{[]string{"reproduce", "benchmark", "extra"}, 1, "unexpected argument", "stderr"},
-	} {
-		code, out, errs := runCmd(t, tc.args...)
-		got := out
-		if tc.stream == "stderr" {
-			got = errs
-		}
-		if code != tc.code || !strings.Contains(got, tc.contains) {
-			t.Errorf("ngca %v: exit %d, %s %q; want exit %d and %q", tc.args, code, tc.stream, got, tc.code, tc.contains)
-		}
-	}
+	})
 }
 
 // TestBenchmarkCommand runs the study on the vehicle slice (or, without

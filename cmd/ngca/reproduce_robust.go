@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/repro/robust"
 )
 
@@ -68,20 +67,15 @@ func runRobustStudy(ctx context.Context, e *env, args []string) error {
 		}
 		cfg.Cells = append(cfg.Cells, all[i-1])
 	}
-	for _, s := range splitList(*dists) {
-		dist, err := ngca.ParseDistribution(s)
-		if err != nil {
-			return usagef("-dists: %v", err)
-		}
-		cfg.Dists = append(cfg.Dists, dist)
+	var err error
+	if cfg.Dists, err = distList(*dists); err != nil {
+		return err
 	}
 	switch {
 	case *seeds < 1:
 		return usagef("-seeds must be at least 1")
 	case *workers < 0:
 		return usagef("-workers must not be negative")
-	case len(cfg.Dists) == 0:
-		return usagef("-dists is empty")
 	}
 	if err := robust.Run(ctx, cfg); err != nil {
 		return err

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
 	"github.com/ngca-go/ngca/internal/repro"
 )
@@ -58,20 +59,25 @@ type Method struct {
 }
 
 // DefaultMethods are the faithful method, LSNGCA, MIPP, the robust variant
-// and its two single-path ablations.
+// (as the ngca command runs them, with one worker each) and the robust
+// variant's two single-path ablations. The keys seed the fits and name
+// them in robust.csv, so they are the study's own, not the command's.
 func DefaultMethods() []Method {
-	wf := func(o *ngca.RobustOptions) func(rand.Source) ngca.Estimator {
+	std := func(m methods.Method) func(rand.Source) ngca.Estimator {
+		return func(src rand.Source) ngca.Estimator { return m.New(2, 1, src, nil) }
+	}
+	path := func(p ngca.RobustPath) func(rand.Source) ngca.Estimator {
 		return func(src rand.Source) ngca.Estimator {
-			return &ngca.WFLSNGCA{Dim: 2, Workers: 1, Src: src, Robust: o}
+			return &ngca.WFLSNGCA{Dim: 2, Workers: 1, Src: src, Robust: &ngca.RobustOptions{Path: p}}
 		}
 	}
 	return []Method{
-		{"wflsngca", "WF-LSNGCA (faithful)", wf(nil)},
-		{"lsngca", "LSNGCA", func(src rand.Source) ngca.Estimator { return &ngca.LSNGCA{Dim: 2, Workers: 1, Src: src} }},
-		{"mipp", "MIPP", func(src rand.Source) ngca.Estimator { return &ngca.MIPP{Dim: 2, Workers: 1, Src: src} }},
-		{"robust", "WF-LSNGCA robust", wf(&ngca.RobustOptions{})},
-		{"robust-axes", "robust, axes estimate only", wf(&ngca.RobustOptions{Path: ngca.RobustAxes})},
-		{"robust-equivariant", "robust, equivariant estimate only", wf(&ngca.RobustOptions{Path: ngca.RobustEquivariant})},
+		{"wflsngca", "WF-LSNGCA (faithful)", std(methods.WFLSNGCA)},
+		{"lsngca", "LSNGCA", std(methods.LSNGCA)},
+		{"mipp", "MIPP", std(methods.MIPP)},
+		{"robust", "WF-LSNGCA robust", std(methods.WFLSNGCARobust)},
+		{"robust-axes", "robust, axes estimate only", path(ngca.RobustAxes)},
+		{"robust-equivariant", "robust, equivariant estimate only", path(ngca.RobustEquivariant)},
 	}
 }
 
