@@ -9,22 +9,15 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca/internal/libsvm"
+	"github.com/ngca-go/ngca/internal/libsvm/libsvmtest"
 )
 
 // benchTestdata is a 120-row slice of vehicle.scale (see its README).
 var benchTestdata = filepath.Join("..", "..", "internal", "repro", "benchmark", "testdata")
 
-// benchRequireLIBSVM skips the test when LIBSVM cannot be loaded, unless
-// NGCA_REQUIRE_LIBSVM=1 (as in CI), where that is a failure.
-func benchRequireLIBSVM(t *testing.T) {
-	t.Helper()
-	if err := libsvm.Available(); err != nil {
-		if os.Getenv("NGCA_REQUIRE_LIBSVM") == "1" {
-			t.Fatalf("NGCA_REQUIRE_LIBSVM=1 but %v", err)
-		}
-		t.Skipf("skipped: %v", err)
-	}
-}
+// benchRequireLIBSVM skips the test when LIBSVM cannot be loaded (see
+// libsvmtest).
+func benchRequireLIBSVM(t *testing.T) { t.Helper(); libsvmtest.Require(t, libsvm.Available()) }
 
 func TestBenchmarkFlags(t *testing.T) {
 	checkCLI(t, []cliCase{

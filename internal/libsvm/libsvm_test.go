@@ -17,19 +17,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/libsvm/libsvmtest"
 )
 
-// requireLIBSVM skips the test when LIBSVM cannot be loaded, unless
-// NGCA_REQUIRE_LIBSVM=1 (as in CI), where that is a failure.
-func requireLIBSVM(t *testing.T) {
-	t.Helper()
-	if err := Available(); err != nil {
-		if os.Getenv("NGCA_REQUIRE_LIBSVM") == "1" {
-			t.Fatalf("NGCA_REQUIRE_LIBSVM=1 but %v", err)
-		}
-		t.Skipf("skipped: %v", err)
-	}
-}
+// requireLIBSVM skips the test when LIBSVM cannot be loaded (see libsvmtest).
+func requireLIBSVM(t *testing.T) { t.Helper(); libsvmtest.Require(t, Available()) }
 
 // blobs returns n rows of two d-dimensional Gaussian classes (labels +1
 // and −1, alternating) whose means are sep apart along every axis.
@@ -62,10 +54,7 @@ func TestAvailable(t *testing.T) {
 		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "apt-get install libsvm-dev") {
 			t.Errorf("Available() = %v, want ErrUnavailable with an install hint", err)
 		}
-		if os.Getenv("NGCA_REQUIRE_LIBSVM") == "1" {
-			t.Fatalf("NGCA_REQUIRE_LIBSVM=1 but %v", err)
-		}
-		t.Skipf("skipped: %v", err)
+		libsvmtest.Require(t, err)
 	}
 	v, name, err := Version()
 	if err != nil || v < 300 || v >= 400 || name == "" {
@@ -171,13 +160,13 @@ func TestParamsPassed(t *testing.T) {
 }
 
 // TestAgainstSVMTrain compares with LIBSVM's own command-line tools
-// (Debian's libsvm-tools), when they are installed.
+// (Debian's libsvm-tools; .ci/run installs them).
 func TestAgainstSVMTrain(t *testing.T) {
 	requireLIBSVM(t)
 	train, err1 := exec.LookPath("svm-train")
 	predict, err2 := exec.LookPath("svm-predict")
-	if err1 != nil || err2 != nil {
-		t.Skip("skipped: svm-train and svm-predict (package libsvm-tools) are not installed")
+	if err := errors.Join(err1, err2); err != nil {
+		libsvmtest.Require(t, fmt.Errorf("LIBSVM's tools (apt-get install libsvm-tools): %w", err))
 	}
 	x, y := blobs(rand.NewPCG(9, 10), 250, 6, 1.2)
 	xt, yt := blobs(rand.NewPCG(11, 12), 150, 6, 1.2)

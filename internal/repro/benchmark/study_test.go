@@ -12,19 +12,11 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca/internal/libsvm"
+	"github.com/ngca-go/ngca/internal/libsvm/libsvmtest"
 )
 
-// requireLIBSVM skips the test when LIBSVM cannot be loaded, unless
-// NGCA_REQUIRE_LIBSVM=1 (as in CI), where that is a failure.
-func requireLIBSVM(t *testing.T) {
-	t.Helper()
-	if err := libsvm.Available(); err != nil {
-		if os.Getenv("NGCA_REQUIRE_LIBSVM") == "1" {
-			t.Fatalf("NGCA_REQUIRE_LIBSVM=1 but %v", err)
-		}
-		t.Skipf("skipped: %v", err)
-	}
-}
+// requireLIBSVM skips the test when LIBSVM cannot be loaded (see libsvmtest).
+func requireLIBSVM(t *testing.T) { t.Helper(); libsvmtest.Require(t, libsvm.Available()) }
 
 // TestPipeline runs the whole study on a slice of vehicle (testdata): all
 // methods, n = 40, d = 25, 2 runs; then checks the files and that the
