@@ -26,7 +26,7 @@ settings) and prints the subspace error ε (0 = the true subspace, 1 =
 orthogonal to it) and the time per fit. With -rotate every data set is
 turned by a random rotation, so the non-Gaussian subspace no longer lies
 along coordinate axes, as in most real data. A progress bar is drawn on
-stderr when it is a terminal.
+stderr when it is a terminal (otherwise one line a minute after the first).
 
 Examples:
   ngca demo

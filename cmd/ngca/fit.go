@@ -18,7 +18,7 @@ M-dimensional non-Gaussian subspace: as CSV, d lines of M numbers (column k
 is basis vector k, in the coordinates of the data columns), or with -json
 as a JSON object. Numbers are written with full precision. Nothing else
 goes to standard output; a progress bar is drawn on stderr when it is a
-terminal.
+terminal (otherwise a fit longer than a minute logs one line a minute).
 
 FILE is CSV, TSV or LIBSVM (see -format). A CSV/TSV header line is detected
 (or set with -header); a label column (-label-col) is left out of the data.

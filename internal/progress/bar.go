@@ -14,8 +14,14 @@ import (
 )
 
 // Bar is a progress bar for a known amount of work. Its methods are safe for
-// concurrent use. A Bar whose writer is not a terminal draws nothing, so
-// redirected output stays clean.
+// concurrent use.
+//
+// On a terminal the bar is redrawn in place. A Bar whose writer is not a
+// terminal (a log file, a pipe) draws no bar: work that ends within
+// LogInterval writes nothing, so redirected output of short commands stays
+// clean, and longer work writes one plain line per LogInterval and a last
+// one when it finishes, so a study run in the background can be followed
+// with tail.
 type Bar struct {
 	mu      sync.Mutex
 	w       io.Writer
@@ -26,17 +32,30 @@ type Bar struct {
 	last    time.Time
 	enabled bool
 	width   int
+
+	logEvery time.Duration // plain-line interval when not enabled; 0 = never
+	logged   bool          // a plain line has been written
+	now      func() time.Time
 }
 
-// New returns a bar for total units of work drawn on w, which is enabled
-// only if w is a terminal.
+// LogInterval is the time between two plain progress lines on a writer
+// that is not a terminal.
+const LogInterval = time.Minute
+
+// New returns a bar for total units of work drawn on w: redrawn in place if
+// w is a terminal, else as a plain line per LogInterval.
 func New(w io.Writer, label string, total int) *Bar {
-	return NewForced(w, label, total, IsTerminal(w))
+	b := NewForced(w, label, total, IsTerminal(w))
+	if !b.enabled {
+		b.logEvery = LogInterval
+	}
+	return b
 }
 
-// NewForced is New with drawing switched on or off explicitly.
+// NewForced returns a bar that is redrawn in place if enabled and writes
+// nothing otherwise.
 func NewForced(w io.Writer, label string, total int, enabled bool) *Bar {
-	return &Bar{w: w, label: label, total: float64(max(total, 1)), start: time.Now(), enabled: enabled, width: 30}
+	return &Bar{w: w, label: label, total: float64(max(total, 1)), start: time.Now(), enabled: enabled, width: 30, now: time.Now}
 }
 
 // IsTerminal reports whether w is a terminal.
@@ -51,9 +70,15 @@ func (b *Bar) Set(done float64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.done = min(done, b.total)
-	if now := time.Now(); b.enabled && now.Sub(b.last) >= 100*time.Millisecond {
+	now := b.now()
+	switch {
+	case b.enabled && now.Sub(b.last) >= 100*time.Millisecond:
 		b.last = now
 		b.draw(now)
+	case !b.enabled && b.logEvery > 0 && now.Sub(b.start) >= b.logEvery && now.Sub(b.last) >= b.logEvery:
+		b.last = now
+		b.logged = true
+		b.logLine(now)
 	}
 }
 
@@ -76,22 +101,36 @@ func (b *Bar) Done() float64 {
 func (b *Bar) Finish() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.enabled {
-		b.draw(time.Now())
+	switch {
+	case b.enabled:
+		b.draw(b.now())
 		fmt.Fprintln(b.w)
+	case b.logged:
+		b.logLine(b.now())
 	}
 }
 
 func (b *Bar) draw(now time.Time) {
 	frac := b.done / b.total
 	fill := int(frac * float64(b.width))
+	fmt.Fprintf(b.w, "\r\033[K%s [%s%s] %3.0f%%  %s",
+		b.label, strings.Repeat("#", fill), strings.Repeat(".", b.width-fill), 100*frac, b.times(now))
+}
+
+// logLine writes the state as one plain line, for writers that are not
+// terminals.
+func (b *Bar) logLine(now time.Time) {
+	fmt.Fprintf(b.w, "%s %3.0f%%  %s\n", b.label, 100*b.done/b.total, b.times(now))
+}
+
+// times formats the elapsed time and the estimated time left.
+func (b *Bar) times(now time.Time) string {
 	elapsed := now.Sub(b.start)
 	eta := "--"
 	if b.done > 0 {
 		eta = fmtDuration(time.Duration(float64(elapsed) * (b.total - b.done) / b.done))
 	}
-	fmt.Fprintf(b.w, "\r\033[K%s [%s%s] %3.0f%%  elapsed %s  ETA %s",
-		b.label, strings.Repeat("#", fill), strings.Repeat(".", b.width-fill), 100*frac, fmtDuration(elapsed), eta)
+	return "elapsed " + fmtDuration(elapsed) + "  ETA " + eta
 }
 
 func fmtDuration(d time.Duration) string {
