@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -40,10 +41,28 @@ func (in *inputFlags) options() (dataio.Options, error) {
 
 // loadTable reads the data file path ("-" for standard input). It returns
 // the table and the name to use for the file in messages.
-func loadTable(path string, opt dataio.Options) (*dataio.Table, string, error) {
+//
+// Standard input is read in its own goroutine, so that a cancelled ctx
+// (Ctrl-C while the command still waits for input from a terminal) ends
+// the command at once instead of after the end of input. The abandoned
+// read ends with the process.
+func loadTable(ctx context.Context, path string, opt dataio.Options) (*dataio.Table, string, error) {
 	if path == "-" {
-		t, err := dataio.Read(stdin, "stdin", opt)
-		return t, "stdin", err
+		type result struct {
+			t   *dataio.Table
+			err error
+		}
+		done := make(chan result, 1)
+		go func() {
+			t, err := dataio.Read(stdin, "stdin", opt)
+			done <- result{t, err}
+		}()
+		select {
+		case r := <-done:
+			return r.t, "stdin", r.err
+		case <-ctx.Done():
+			return nil, "stdin", ctx.Err()
+		}
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -101,7 +101,7 @@ func runFit(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer out.abort()
-	t, name, err := loadTable(path, opt)
+	t, name, err := loadTable(ctx, path, opt)
 	if err != nil {
 		return err
 	}

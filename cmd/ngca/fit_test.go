@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ngca-go/ngca"
 	"gonum.org/v1/gonum/mat"
@@ -355,5 +358,28 @@ func TestFitRobust(t *testing.T) {
 	}
 	if code, _, errs := runCmd(t, "fit", "-dim", "2", "-robust", "-method", "mipp", "-label-col", "class", files["csv"]); code != 1 || !strings.Contains(errs, "-robust does not apply to -method mipp") {
 		t.Errorf("-robust with mipp: exit %d, %q", code, errs)
+	}
+}
+
+// TestStdinInterrupt checks that Ctrl-C (a cancelled context) ends a command
+// that is still waiting for standard input, with the usual message, instead
+// of waiting for the end of input.
+func TestStdinInterrupt(t *testing.T) {
+	png := filepath.Join(t.TempDir(), "p.png")
+	for _, args := range [][]string{{"fit", "-dim", "1", "-"}, {"plot", "-o", png, "-"}} {
+		r, w := io.Pipe() // input that never ends until closed
+		old := stdin
+		stdin = r
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(20*time.Millisecond, cancel)
+		var out, errb bytes.Buffer
+		code := run(ctx, args, &out, &errb)
+		stdin = old
+		w.Close()
+		want := "ngca " + args[0] + ": interrupted\n"
+		if code != 1 || errb.String() != want || out.Len() != 0 {
+			t.Errorf("ngca %q cancelled while reading stdin: exit %d, stdout %q, stderr %q; want exit 1, stderr %q",
+				args, code, out.String(), errb.String(), want)
+		}
 	}
 }

@@ -143,7 +143,7 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 			opt.LabelIfPresent = b.labelColumn
 		}
 	}
-	t, name, err := loadTable(path, opt)
+	t, name, err := loadTable(ctx, path, opt)
 	if err != nil {
 		return err
 	}

@@ -106,7 +106,7 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	if opt.LabelCol == "" {
 		opt.LabelIfPresent = b.labelColumn
 	}
-	t, name, err := loadTable(path, opt)
+	t, name, err := loadTable(ctx, path, opt)
 	if err != nil {
 		return err
 	}
