@@ -79,6 +79,7 @@ type linWork struct {
 	c, lm, rl []float64 // training means
 	chol      mat.Cholesky
 	a         []float64 // q×L coefficients of the linear part
+	y         mat.Dense // b×q: C·U⁻¹
 }
 
 // scores sets out[l] to the mean held-out score of ridges[l]. gf[f] (lower
@@ -190,13 +191,14 @@ func (s *cvScorer) profile(lin *linSums, f int, inv float64) *linWork {
 	// Y = L⁻ᵀ-free form: C·Lm⁻¹·Cᵀ = (C·U⁻¹)(C·U⁻¹)ᵀ with Lm = UᵀU.
 	var u mat.TriDense
 	lw.chol.UTo(&u)
-	y := mat.NewDense(b, q, append([]float64(nil), lw.c...))
-	// Solve Y·U = C row by row: Y = C·U⁻¹.
+	// Y = C·U⁻¹, which solves Y·U = C.
 	var uinv mat.TriDense
 	if err := uinv.InverseTri(&u); err != nil {
 		return nil
 	}
-	y.Mul(y, &uinv)
+	y := &lw.y
+	y.Reset()
+	y.Mul(mat.NewDense(b, q, lw.c), &uinv)
 	var z mat.VecDense // U⁻ᵀ r_ℓ
 	z.MulVec(uinv.T(), mat.NewVecDense(q, lw.rl))
 	for i := 0; i < b; i++ {

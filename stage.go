@@ -73,6 +73,12 @@ type stageScratch struct {
 	row    []float64   // one row of scores
 	cv     *cvScorer
 	lin    *linSums // per-coordinate sums of the linear part
+
+	// kt and ktWidth cache the null check's b×n kernel matrix at the
+	// width index ktWidth (−1: none yet), so that coordinates that chose
+	// the same width share one matrix per worker.
+	kt      []float64
+	ktWidth int
 }
 
 // fitStage runs the stage: for every width it forms the b×n kernel matrix
@@ -400,10 +406,17 @@ type nullChecker struct {
 func (nc *nullChecker) perSample(s *stageScratch, j, w, l int) (model, null []float64) {
 	st, n, b, q := nc.st, nc.n, nc.b, nc.q
 	sigma := st.widths[w]
-	kt := make([]float64, b*n)
 	model, null = make([]float64, n), make([]float64, n)
-	if kernelT(context.Background(), 1, kt, nc.d2, b, sigma, st.noSelf) != nil {
-		return model, null
+	if s.kt == nil {
+		s.kt, s.ktWidth = make([]float64, b*n), -1
+	}
+	kt := s.kt
+	if s.ktWidth != w {
+		s.ktWidth = -1
+		if kernelT(context.Background(), 1, kt, nc.d2, b, sigma, st.noSelf) != nil {
+			return model, null
+		}
+		s.ktWidth = w
 	}
 	var aj []float64
 	if nc.aT != nil {
