@@ -53,8 +53,9 @@ func loadTable(ctx context.Context, path string, opt dataio.Options) (*dataio.Ta
 			err error
 		}
 		done := make(chan result, 1)
+		in := stdin
 		go func() {
-			t, err := dataio.Read(stdin, "stdin", opt)
+			t, err := dataio.Read(in, "stdin", opt)
 			done <- result{t, err}
 		}()
 		select {

@@ -28,8 +28,9 @@ robust variant of WF-LSNGCA (docs/robust.md). It writes into -out:
   timing.csv   the timed fits behind figure 3
 Runs execute in parallel (-workers, one core per fit); the timing study runs
 one fit at a time afterwards. Progress goes to stderr: a bar on a terminal,
-one line a minute when redirected (nohup, a log file). Results are bit-reproducible from -seed, except
-the times. Ctrl-C stops cleanly and writes every file from the finished runs.
+one line a minute when redirected (nohup, a log file). Results are
+bit-reproducible from -seed, except the times. Ctrl-C stops cleanly and
+writes every file from the finished runs.
 With -rotate every data set is also turned by a random rotation (the true
 subspace with it), and figure 2 gets a second row of panels.
 
