@@ -68,7 +68,7 @@ func BenchmarkLSLDG(b *testing.B) {
 
 func BenchmarkWFLSNGCARobust(b *testing.B) {
 	benchEstimator(b, func(x *mat.Dense) error {
-		_, err := (&ngca.WFLSNGCA{Dim: 2, Robust: &ngca.RobustOptions{}}).Fit(context.Background(), x)
+		_, err := (&ngca.RobustWFLSNGCA{Dim: 2}).Fit(context.Background(), x)
 		return err
 	})
 }

@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/mat"
 )
 
 // partition is a random assignment of n rows to k folds whose sizes differ
@@ -28,6 +27,7 @@ func newPartition(rng *rand.Rand, n, k int) partition {
 
 func (p partition) folds() int     { return len(p.bounds) - 1 }
 func (p partition) size(f int) int { return p.bounds[f+1] - p.bounds[f] }
+func (p partition) rows() int      { return p.bounds[len(p.bounds)-1] }
 
 // cvScorer computes held-out scores of the ridge path of one
 // cross-validation cell (one width and one output coordinate). The
@@ -45,11 +45,12 @@ func (p partition) size(f int) int { return p.bounds[f+1] - p.bounds[f] }
 type cvScorer struct {
 	b, L  int
 	path  *ridgePath
-	a, r  []float64
-	theta []float64 // b×L
+	a, r  []float64 // training means of G (lower triangle) and h
+	theta []float64 // b×L, column l = θ̂ for ridge l
 	m     []float64 // b×L
+	v     []float64 // L held-out sums of one fold
 	ok    []bool
-	lin   *linWork
+	zero  []float64 // b×b zeros: the fold sums of "no fold"
 }
 
 func newCVScorer(b, L int) *cvScorer {
@@ -60,288 +61,89 @@ func newCVScorer(b, L int) *cvScorer {
 		r:     make([]float64, b),
 		theta: make([]float64, b*L),
 		m:     make([]float64, b*L),
+		v:     make([]float64, L),
 		ok:    make([]bool, L),
+		zero:  make([]float64, b*b),
 	}
 }
 
-// linSums holds, for an optional unpenalised linear part aᵀℓ(x) of the
-// model, ℓ(x) = (x₁, …, x_d, 1), the per-fold sums of ψℓᵀ (b×q), ℓℓᵀ (q×q)
-// and of the linear term's r_ℓ (q), q = d+1, and their totals.
-type linSums struct {
-	q          int
-	cf, lf, rf [][]float64
-	cTot, lTot []float64
-	rTot       []float64
+// means sets s.a (lower triangle) and s.r to (gTot − g)·inv and
+// (hTot − h)·inv: the training means of fold f's complement when g and h
+// are the sums over fold f and inv = 1/(n − n_f), or the means over all
+// rows when g and h are zero and inv = 1/n.
+func (s *cvScorer) means(gTot, hTot, g, h []float64, inv float64) {
+	b := s.b
+	for i := 0; i < b; i++ {
+		for j := 0; j <= i; j++ {
+			s.a[i*b+j] = (gTot[i*b+j] - g[i*b+j]) * inv
+		}
+		s.r[i] = (hTot[i] - h[i]) * inv
+	}
 }
 
-// linWork is the workspace of the linear part of one solve.
-type linWork struct {
-	c, lm, rl []float64 // training means
-	chol      mat.Cholesky
-	a         []float64 // q×L coefficients of the linear part
-	y         mat.Dense // b×q: C·U⁻¹
+// heldOut sets s.v[l] to the sum over one fold of the held-out objective
+// of column l of θ̂ (s.theta, L columns),
+//
+//	v_l = θ̂_lᵀ·G_f·θ̂_l + 2θ̂_lᵀh_f,
+//
+// for all l at once, with g (lower triangle) and h the fold's sums of ψψᵀ
+// and r. A column whose solve failed (s.ok false) gets +Inf.
+func (s *cvScorer) heldOut(g, h []float64, L int) {
+	b, theta, m := s.b, s.theta[:s.b*L], s.m[:s.b*L]
+	blas64.Symm(blas.Left, 1,
+		blas64.Symmetric{N: b, Stride: b, Uplo: blas.Lower, Data: g},
+		blas64.General{Rows: b, Cols: L, Stride: L, Data: theta},
+		0, blas64.General{Rows: b, Cols: L, Stride: L, Data: m})
+	for l := 0; l < L; l++ {
+		if !s.ok[l] {
+			s.v[l] = math.Inf(1)
+			continue
+		}
+		var v float64
+		for i := 0; i < b; i++ {
+			v += theta[i*L+l] * (m[i*L+l] + 2*h[i])
+		}
+		s.v[l] = v
+	}
 }
 
-// scores sets out[l] to the mean held-out score of ridges[l]. gf[f] (lower
-// triangle, b×b) and hf[f] are the sums of ψψᵀ and r over the rows of fold
-// f; gTot and hTot are their totals. If lin is not nil the model has the
-// unpenalised linear part aᵀℓ(x), profiled out of each training fit (the
-// ridge path then runs on the Schur complement
-// G − C·L⁻¹·Cᵀ, h − C·L⁻¹·r_ℓ) and included in the held-out score. A
-// candidate whose solve failed in any fold scores +Inf.
-func (s *cvScorer) scores(part partition, gf, hf [][]float64, gTot, hTot []float64, lin *linSums, ridges, out []float64) {
-	b, L := s.b, len(ridges)
-	n := part.bounds[len(part.bounds)-1]
-	k := part.folds()
+// scores sets out[l] to the mean held-out score of ridges[l]: for every
+// fold f, θ̂ is solved from the training means for all ridges at once
+// (ridgePath) and scored by heldOut on fold f; the per-fold means are
+// averaged. gf[f] (lower triangle, b×b) and hf[f] are the sums of ψψᵀ and
+// r over the rows of fold f; gTot and hTot are their totals. A candidate
+// whose solve failed in any fold, or whose score is NaN, scores +Inf.
+func (s *cvScorer) scores(part partition, gf, hf [][]float64, gTot, hTot []float64, ridges, out []float64) {
+	L, k, n := len(ridges), part.folds(), part.rows()
 	clear(out)
 	for f := 0; f < k; f++ {
 		nf := float64(part.size(f))
-		inv := 1 / (float64(n) - nf)
-		g, h := gf[f], hf[f]
-		for i := 0; i < b; i++ {
-			for j := 0; j <= i; j++ {
-				s.a[i*b+j] = (gTot[i*b+j] - g[i*b+j]) * inv
-			}
-			s.r[i] = (hTot[i] - h[i]) * inv
-		}
-		var lw *linWork
-		if lin != nil {
-			lw = s.profile(lin, f, inv)
-			if lw == nil {
-				for l := range out {
-					out[l] = math.Inf(1)
-				}
-				return
-			}
-		}
-		theta := s.theta[:b*L]
-		s.path.solve(s.a, s.r, ridges, theta, s.ok)
-		if lw != nil {
-			s.linearCoefs(lin, lw, theta, L)
-		}
-
-		// Held-out score θᵀG_fθ/n_f + 2θᵀh_f/n_f (plus the linear part's
-		// terms) for all λ at once.
-		m := s.m[:b*L]
-		blas64.Symm(blas.Left, 1,
-			blas64.Symmetric{N: b, Stride: b, Uplo: blas.Lower, Data: g},
-			blas64.General{Rows: b, Cols: L, Stride: L, Data: theta},
-			0, blas64.General{Rows: b, Cols: L, Stride: L, Data: m})
-		for l := 0; l < L; l++ {
-			if !s.ok[l] {
-				out[l] = math.Inf(1)
-				continue
-			}
-			var v float64
-			for i := 0; i < b; i++ {
-				v += theta[i*L+l] * (m[i*L+l] + 2*h[i])
-			}
-			if lw != nil {
-				v += linScore(lin, f, lw.a, theta, b, L, l)
-			}
+		s.means(gTot, hTot, gf[f], hf[f], 1/(float64(n)-nf))
+		s.path.solve(s.a, s.r, ridges, s.theta[:s.b*L], s.ok)
+		s.heldOut(gf[f], hf[f], L)
+		for l, v := range s.v[:L] {
 			out[l] += v / nf / float64(k)
 		}
 	}
-	for l, v := range out {
-		if math.IsNaN(v) {
-			out[l] = math.Inf(1)
+	infForNaN(out)
+}
+
+// infForNaN replaces every NaN of v by +Inf, so that a failed candidate
+// loses every comparison.
+func infForNaN(v []float64) {
+	for i, x := range v {
+		if math.IsNaN(x) {
+			v[i] = math.Inf(1)
 		}
 	}
 }
 
-// profile forms the training means of the linear part for fold f (f < 0:
-// all rows, with inv = 1/n), factorises ℓℓᵀ and replaces s.a and s.r by
-// their Schur complements. It returns nil if ℓℓᵀ is singular.
-func (s *cvScorer) profile(lin *linSums, f int, inv float64) *linWork {
-	b, q := s.b, lin.q
-	lw := s.lin
-	if lw == nil {
-		lw = &linWork{c: make([]float64, b*q), lm: make([]float64, q*q), rl: make([]float64, q), a: make([]float64, q*s.L)}
-		s.lin = lw
-	}
-	sub := func(dst, tot []float64, fold [][]float64) {
-		for i := range dst {
-			v := tot[i]
-			if f >= 0 {
-				v -= fold[f][i]
-			}
-			dst[i] = v * inv
-		}
-	}
-	sub(lw.c, lin.cTot, lin.cf)
-	sub(lw.lm, lin.lTot, lin.lf)
-	sub(lw.rl, lin.rTot, lin.rf)
-	lsym := mat.NewSymDense(q, nil)
-	var tr float64
-	for i := 0; i < q; i++ {
-		tr += lw.lm[i*q+i]
-	}
-	for i := 0; i < q; i++ {
-		for j := i; j < q; j++ {
-			v := lw.lm[i*q+j]
-			if i == j {
-				v += 1e-12 * tr // keeps collinear columns solvable
-			}
-			lsym.SetSym(i, j, v)
-		}
-	}
-	if !lw.chol.Factorize(lsym) {
-		return nil
-	}
-	// Y = L⁻ᵀ-free form: C·Lm⁻¹·Cᵀ = (C·U⁻¹)(C·U⁻¹)ᵀ with Lm = UᵀU.
-	var u mat.TriDense
-	lw.chol.UTo(&u)
-	// Y = C·U⁻¹, which solves Y·U = C.
-	var uinv mat.TriDense
-	if err := uinv.InverseTri(&u); err != nil {
-		return nil
-	}
-	y := &lw.y
-	y.Reset()
-	y.Mul(mat.NewDense(b, q, lw.c), &uinv)
-	var z mat.VecDense // U⁻ᵀ r_ℓ
-	z.MulVec(uinv.T(), mat.NewVecDense(q, lw.rl))
-	for i := 0; i < b; i++ {
-		yi := y.RawRowView(i)
-		for j := 0; j <= i; j++ {
-			yj := y.RawRowView(j)
-			var dot float64
-			for c := range yi {
-				dot += yi[c] * yj[c]
-			}
-			s.a[i*b+j] -= dot
-		}
-		var dz float64
-		for c, v := range yi {
-			dz += v * z.AtVec(c)
-		}
-		s.r[i] -= dz
-	}
-	return lw
-}
-
-// linearCoefs sets lw.a (q×L) to the linear part a_λ = −Lm⁻¹(r_ℓ + Cᵀθ_λ)
-// for every column of theta (b×L).
-func (s *cvScorer) linearCoefs(lin *linSums, lw *linWork, theta []float64, L int) {
-	b, q := s.b, lin.q
-	rhs := mat.NewDense(q, L, nil)
-	for c := 0; c < q; c++ {
-		for l := 0; l < L; l++ {
-			v := lw.rl[c]
-			for i := 0; i < b; i++ {
-				v += lw.c[i*q+c] * theta[i*L+l]
-			}
-			rhs.Set(c, l, -v)
-		}
-	}
-	var sol mat.Dense
-	if err := lw.chol.SolveTo(&sol, rhs); err != nil {
-		clear(lw.a)
-		return
-	}
-	for c := 0; c < q; c++ {
-		for l := 0; l < L; l++ {
-			lw.a[c*L+l] = sol.At(c, l)
-		}
-	}
-}
-
-// linScore is the linear part's contribution to the held-out score of
-// column l on fold f: 2θᵀC_f a + aᵀL_f a + 2aᵀr_f (sums over the fold).
-func linScore(lin *linSums, f int, a, theta []float64, b, L, l int) float64 {
-	q := lin.q
-	cf, lf, rf := lin.cf[f], lin.lf[f], lin.rf[f]
-	var v float64
-	for c := 0; c < q; c++ {
-		ac := a[c*L+l]
-		if ac == 0 {
-			continue
-		}
-		var ct float64
-		for i := 0; i < b; i++ {
-			ct += cf[i*q+c] * theta[i*L+l]
-		}
-		var la float64
-		for e := 0; e < q; e++ {
-			la += lf[c*q+e] * a[e*L+l]
-		}
-		v += ac * (2*ct + la + 2*rf[c])
-	}
-	return v
-}
-
-// refit solves the all-rows problem for one ridge: g (lower) and h are the
-// total sums over the n rows, lin (if not nil) the linear part's totals.
-// It returns θ and the linear part's coefficients.
-func (s *cvScorer) refit(g, h []float64, lin *linSums, n int, ridge float64) (theta, a []float64, ok bool) {
-	b := s.b
-	inv := 1 / float64(n)
-	for i := 0; i < b; i++ {
-		for j := 0; j <= i; j++ {
-			s.a[i*b+j] = g[i*b+j] * inv
-		}
-		s.r[i] = h[i] * inv
-	}
-	var lw *linWork
-	if lin != nil {
-		if lw = s.profile(lin, -1, inv); lw == nil {
-			return nil, nil, false
-		}
-	}
-	theta = make([]float64, b)
+// refit solves the all-rows problem for one ridge: g (lower triangle) and
+// h are the total sums over the n rows. It returns θ̂, or ok = false if
+// G + λI was not numerically positive definite.
+func (s *cvScorer) refit(g, h []float64, n int, ridge float64) (theta []float64, ok bool) {
+	s.means(g, h, s.zero, s.zero[:s.b], 1/float64(n))
+	theta = make([]float64, s.b)
 	s.path.solve(s.a, s.r, []float64{ridge}, theta, s.ok[:1])
-	if !s.ok[0] {
-		return nil, nil, false
-	}
-	if lw != nil {
-		s.linearCoefs(lin, lw, theta, 1)
-		a = append([]float64(nil), lw.a[:lin.q]...)
-	}
-	return theta, a, true
-}
-
-// foldFit is the training fit of one fold for one ridge: θ, the linear
-// part a (nil without one), and the null model's linear part a0 (the fit
-// of the linear part alone; nil without a linear part, where the null
-// model is f = 0).
-type foldFit struct {
-	theta, a, a0 []float64
-	ok           bool
-}
-
-// foldFits returns the training fit of every fold for one ridge.
-func (s *cvScorer) foldFits(part partition, gf, hf [][]float64, gTot, hTot []float64, lin *linSums, ridge float64) []foldFit {
-	b := s.b
-	n := part.bounds[len(part.bounds)-1]
-	out := make([]foldFit, part.folds())
-	for f := range out {
-		inv := 1 / float64(n-part.size(f))
-		for i := 0; i < b; i++ {
-			for j := 0; j <= i; j++ {
-				s.a[i*b+j] = (gTot[i*b+j] - gf[f][i*b+j]) * inv
-			}
-			s.r[i] = (hTot[i] - hf[f][i]) * inv
-		}
-		var lw *linWork
-		if lin != nil {
-			if lw = s.profile(lin, f, inv); lw == nil {
-				continue
-			}
-			// The null model: a0 = −Lm⁻¹ r_ℓ.
-			zero := make([]float64, b)
-			s.linearCoefs(lin, lw, zero, 1)
-			out[f].a0 = append([]float64(nil), lw.a[:lin.q]...)
-		}
-		theta := make([]float64, b)
-		s.path.solve(s.a, s.r, []float64{ridge}, theta, s.ok[:1])
-		if !s.ok[0] {
-			continue
-		}
-		out[f].theta, out[f].ok = theta, true
-		if lw != nil {
-			s.linearCoefs(lin, lw, theta, 1)
-			out[f].a = append([]float64(nil), lw.a[:lin.q]...)
-		}
-	}
-	return out
+	return theta, s.ok[0]
 }

@@ -29,8 +29,12 @@ func plainBasis(x []float64, c *mat.Dense, j int, sigma, a float64, linear ...bo
 	return psi, r
 }
 
-// plainKernelCols restricts plainKernel's distances (nil: all columns).
-var plainKernelCols map[int]bool
+// plainKernelCols restricts plainKernel's distances (nil: all columns);
+// plainNoSelf gives a point at distance zero from a center kernel value 0.
+var (
+	plainKernelCols map[int]bool
+	plainNoSelf     bool
+)
 
 func plainKernel(x []float64, c *mat.Dense, j int, sigma, a float64) (psi, r []float64) {
 	b, _ := c.Dims()
@@ -44,6 +48,9 @@ func plainKernel(x []float64, c *mat.Dense, j int, sigma, a float64) (psi, r []f
 			}
 		}
 		kv := math.Exp(-d2 / (2 * sigma * sigma))
+		if plainNoSelf && d2 == 0 {
+			kv = 0
+		}
 		diff := c.At(k, j) - x[j]
 		psi[k] = diff * kv
 		dj := -kv
@@ -110,7 +117,8 @@ func plainScore(x, a *mat.Dense, rows []int, c *mat.Dense, j int, sigma float64,
 // TestCVAgainstPlainLoop compares the score tables, choices and refitted θ
 // of fitStage (per-fold sums formed once, training sums by subtraction, one
 // tridiagonalisation per λ path) with a plain k-fold loop that refits from
-// the training rows directly.
+// the training rows directly; and likewise the robust variant's stage
+// (fitRobustStage: no self-pairs, with a linear part and kernel columns).
 func TestCVAgainstPlainLoop(t *testing.T) {
 	const n, d, b, k = 61, 3, 8, 4 // folds of 15, 15, 15 and 16 rows
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -124,11 +132,15 @@ func TestCVAgainstPlainLoop(t *testing.T) {
 	}
 	c := mat.DenseCopyOf(x.Slice(0, b, 0, d))
 	widths, ridges := []float64{0.6, 1.3, 4}, []float64{1e-3, 0.05, 1}
+	defer func() { plainKernelCols, plainNoSelf = nil, false }()
 	for _, tc := range []struct {
 		withA, linear bool
 		kcols         []int
-	}{{false, false, nil}, {true, false, nil}, {false, true, nil}, {true, true, nil}, {true, true, []int{0, 2}}} {
+		robust        bool
+	}{{false, false, nil, false}, {true, false, nil, false}, {true, false, nil, true}, {false, true, nil, true},
+		{true, true, nil, true}, {true, true, []int{0, 2}, true}} {
 		withA, linear := tc.withA, tc.linear
+		plainNoSelf = tc.robust
 		plainKernelCols = nil
 		if tc.kcols != nil {
 			plainKernelCols = map[int]bool{}
@@ -142,8 +154,26 @@ func TestCVAgainstPlainLoop(t *testing.T) {
 		}
 		part := newPartition(rng, n, k)
 		p := &plan{workers: 2}
-		model, cv, err := fitStage(context.Background(), stage{name: "test", x: x, a: av, centers: c,
-			widths: widths, ridges: ridges, part: part, linear: linear, kernelCols: tc.kcols}, p)
+		st := stage{name: "test", x: x, a: av, centers: c, widths: widths, ridges: ridges, part: part}
+		var (
+			theta *mat.Dense
+			lin   []float64
+			cv    StageCV
+			err   error
+		)
+		if tc.robust {
+			var m *robustModel
+			m, cv, err = fitRobustStage(context.Background(), robustStage{stage: st, linear: linear, kernelCols: tc.kcols}, p)
+			if err == nil {
+				theta, lin = m.kern.theta, m.lin
+			}
+		} else {
+			var m *derivModel
+			m, cv, err = fitStage(context.Background(), st, p)
+			if err == nil {
+				theta = m.theta
+			}
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,9 +216,9 @@ func TestCVAgainstPlainLoop(t *testing.T) {
 			for q, w := range want {
 				got := 0.0
 				if q < nb {
-					got = model.theta.At(q, j)
+					got = theta.At(q, j)
 				} else {
-					got = model.lin[j*(d+1)+q-nb]
+					got = lin[j*(d+1)+q-nb]
 				}
 				if math.Abs(got-w) > 1e-8*math.Max(1, math.Abs(w)) {
 					t.Errorf("a=%v linear=%v j=%d: refit coefficient %d = %.12g, want %.12g", withA, linear, j, q, got, w)

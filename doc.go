@@ -19,8 +19,9 @@
 //
 // # Estimators
 //
-// All estimators implement Estimator and share input checks,
-// standardisation and (where used) whitening:
+// WFLSNGCA, RobustWFLSNGCA, LSNGCA and MIPP implement Estimator; they
+// share input checks, standardisation and (where used) whitening, and
+// return a Result whose Report holds their own diagnostics:
 //
 //   - WFLSNGCA, whitening-free least-squares NGCA (Shiino, Sasaki, Niu and
 //     Sugiyama, ACML 2017), estimates v(x) = ∇log p(x) − ∇²log p(x)·x, which
@@ -33,8 +34,8 @@
 //     data (ε near 1 at condition numbers of a few hundred and beyond, as
 //     with the authors' own code), contrary to the paper's claim; LSNGCA
 //     stays accurate there.
-//   - WFLSNGCA with Robust set (RobustOptions) is this library's robust
-//     variant of WF-LSNGCA, documented with its measurements in
+//   - RobustWFLSNGCA is this library's robust variant of WF-LSNGCA, not a
+//     published method, documented with its measurements in
 //     docs/robust.md. It adds an unpenalised linear part to stage 1, leaves
 //     each kernel's own center out of its fit, puts the kernels on the
 //     significant coordinates and zeroes the insignificant ones, and falls
@@ -56,9 +57,11 @@
 //     unlike the least-squares estimators, equivariant under rotations of
 //     the data, but less accurate on the paper's data and, through
 //     whitening, the most sensitive of the three to ill-conditioning.
-//   - LSLDG, least-squares log-density gradients (Sasaki et al., 2014), is
-//     the building block of both: it returns a model of ∇log p and its
-//     Jacobian that can be evaluated at new points.
+//
+// LSLDG, least-squares log-density gradients (Sasaki et al., 2014), is the
+// building block of the least-squares estimators. It is not an Estimator:
+// its Fit returns an LSLDGModel of ∇log p whose gradient and Jacobian can
+// be evaluated at new points.
 //
 // WF-LSNGCA and LSNGCA fit one model per coordinate in a basis that ramps
 // along that coordinate's axis, so their estimates are equivariant under
@@ -88,6 +91,11 @@
 // its own outputs, so a given seed gives bit-identical results for any
 // number of workers. A nil Src means a fixed seed. The package never
 // prints; progress is reported through an optional callback.
+//
+// Fit never modifies the estimator, so one estimator value may serve
+// concurrent Fit calls only if its Src is nil (each fit then starts from
+// rand.NewPCG(0, 0)): a rand.Source is not safe for concurrent use, so
+// goroutines that want different seeds need estimator values of their own.
 //
 // # Errors
 //

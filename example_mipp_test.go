@@ -27,7 +27,7 @@ func ExampleMIPP() {
 	fmt.Printf("basis: %d×%d\n", d, m)
 	fmt.Printf("subspace error below 0.02: %v\n", ngca.SubspaceError(truth, res.Basis) < 0.02)
 	fmt.Printf("clear eigenvalue gap after 2: %v\n", res.Eigenvalues[1] > 10*res.Eigenvalues[2])
-	for _, c := range res.Kept {
+	for _, c := range res.Report.(*ngca.MIPPReport).Kept {
 		fmt.Printf("%-10s %d functions, some kept: %v\n", c.Family, c.Total, c.Kept > 0)
 	}
 	// Output:

@@ -52,10 +52,11 @@ func ExampleLSNGCA() {
 		log.Fatal(err)
 	}
 	fmt.Printf("subspace error below 0.01: %v\n", ngca.SubspaceError(truth, res.Basis) < 0.01)
-	fmt.Printf("stages: %d (%s)\n", len(res.CV), res.CV[0].Name)
+	rep := res.Report.(*ngca.LSReport)
+	fmt.Printf("%s: %d stage (%s), %d centers, %d folds\n", res.Method, len(rep.CV), rep.CV[0].Name, rep.NumCenters, rep.Folds)
 	// Output:
 	// subspace error below 0.01: true
-	// stages: 1 (lsldg)
+	// LSNGCA: 1 stage (lsldg), 100 centers, 5 folds
 }
 
 func ExampleLSLDG() {

@@ -110,7 +110,7 @@ func TestFixtureLSLDG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRows(t, "theta", m.Theta, f.Theta)
+	checkRows(t, "theta", m.Theta(), f.Theta)
 	var g mat.Dense
 	m.GradientTo(&g, x.Slice(0, 3, 0, 4))
 	checkRows(t, "g", &g, f.G)
@@ -130,13 +130,20 @@ func TestFixtureWFLSNGCA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := fitWF(context.Background(), pr, newStopwatch())
+	var models []*derivModel
+	fit := func(ctx context.Context, st stage) (rowModel, StageCV, error) {
+		m, cv, err := fitStage(ctx, st, &pr.plan)
+		models = append(models, m)
+		return m, cv, err
+	}
+	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil))
+	v, _, err := twoStages(context.Background(), pr, s1, s2, fit, fit, newStopwatch())
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkRows(t, "stage-1 theta", st.g.theta, f.Theta)
-	checkRows(t, "alpha", st.vModel.theta, f.Alpha)
-	checkRows(t, "v", st.v, f.V)
+	checkRows(t, "stage-1 theta", models[0].theta, f.Theta)
+	checkRows(t, "alpha", models[1].theta, f.Alpha)
+	checkRows(t, "v", v, f.V)
 
 	res, err := est.Fit(context.Background(), x)
 	if err != nil {

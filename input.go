@@ -48,6 +48,7 @@ type config struct {
 	src              rand.Source
 	workers          int
 	progress         func(Progress)
+	steps            int // the number of progress stages of a fit
 }
 
 // plan is a config resolved against the data: defaults filled in, every value
@@ -60,14 +61,14 @@ type plan struct {
 	folds            int
 	rng              *rand.Rand
 	workers          int
-	progress         func(Progress)
+	progress         *reporter
 }
 
 // resolve checks the configuration against an n×d data set and fills in
 // the defaults: the worker count and source always, the folds, grids and
 // centers only for an estimator with a kernel basis.
 func (c config) resolve(n, d int) (plan, error) {
-	p := plan{progress: c.progress, workers: c.workers}
+	p := plan{progress: &reporter{fn: c.progress, steps: c.steps}, workers: c.workers}
 	switch {
 	case p.workers == 0:
 		p.workers = runtime.GOMAXPROCS(0)

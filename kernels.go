@@ -48,23 +48,13 @@ func sqDistT(ctx context.Context, workers int, z, c *mat.Dense, order []int) ([]
 
 // kernelT sets kt[k·n+p] = gauss(d2[k·n+p], σ) for all b×n entries, in
 // parallel over the centers.
-//
-// With noSelf, a point at distance zero from a center (the center's own data
-// row) gets kernel value zero: the fit then never pairs a kernel with its
-// own center. Without that, a narrow kernel is a spike at a data row, where
-// ψ_kj = 0 but ∂_jψ_kj = −1; the training objective then drives θ_k to
-// about 1/(nλ), while held-out points never see the spike, so
-// cross-validation cannot reject it.
-func kernelT(ctx context.Context, workers int, kt, d2 []float64, b int, sigma float64, noSelf bool) error {
+func kernelT(ctx context.Context, workers int, kt, d2 []float64, b int, sigma float64) error {
 	n := len(d2) / b
 	c := -1 / (2 * sigma * sigma)
 	return parallelFor(ctx, workers, b, func(_, k int) error {
 		src, dst := d2[k*n:(k+1)*n], kt[k*n:(k+1)*n]
 		for p, v := range src {
 			dst[p] = gauss(c * v)
-			if noSelf && v == 0 {
-				dst[p] = 0
-			}
 		}
 		return nil
 	}, nil)
@@ -83,24 +73,17 @@ func gauss(t float64) float64 {
 }
 
 // fillBasis sets psi (b×n, row k holding ψ_kj at the n points) for output
-// coordinate j, and adds to sums[f] the per-fold totals over the points of
-// fold f (positions bounds[f] to bounds[f+1]−1) of
+// coordinate j, and sets sums[f] to the totals over the points of fold f
+// (positions bounds[f] to bounds[f+1]−1) of
 //
-//	r_kj(x) = ∂_j ψ_kj(x) + ψ_kj(x)·a(x) = ((c_kj − x_j)²/σ² − 1 + (c_kj − x_j)·a(x))·k_k(x),
+//	r_kj(x) = ∂_j ψ_kj(x) + ψ_kj(x)·a(x) = ((c_kj − x_j)²·curv − 1 + (c_kj − x_j)·a(x))·k_k(x),
 //
 // the linear term of the least-squares objective; a is nil for LSLDG.
 // kt is the b×n kernel matrix at width σ, cj holds the centers' coordinate
-// j and xj the points' coordinate j. Every sums[f] must have length b and is
-// overwritten.
-//
-// If coordinate j is not among the kernel's columns (inKernel false), k_k
-// does not depend on x_j and ∂_jψ_kj = −k_k.
-func fillBasis(psi []float64, sums [][]float64, kt, cj, xj, a []float64, sigma float64, bounds []int, inKernel bool) {
+// j, xj the points' coordinate j, and curv = 1/σ² is the factor of
+// ∂_j k_k(x) = (c_kj − x_j)·curv·k_k(x). Every sums[f] must have length b.
+func fillBasis(psi []float64, sums [][]float64, kt, cj, xj, a []float64, curv float64, bounds []int) {
 	n := len(xj)
-	inv := 1 / (sigma * sigma)
-	if !inKernel {
-		inv = 0
-	}
 	for k, ck := range cj {
 		krow, prow := kt[k*n:(k+1)*n], psi[k*n:(k+1)*n]
 		for f := range sums {
@@ -109,7 +92,7 @@ func fillBasis(psi []float64, sums [][]float64, kt, cj, xj, a []float64, sigma f
 				diff := ck - xj[p]
 				kv := krow[p]
 				prow[p] = diff * kv
-				t := diff*diff*inv - 1
+				t := diff*diff*curv - 1
 				if a != nil {
 					t += diff * a[p]
 				}
@@ -133,11 +116,6 @@ type derivModel struct {
 	widths  []float64  // σ_j
 	groups  [][]int    // coordinates sharing a width, in order of first use
 	thetaT  []float64  // d×b copy of theta, row j = θ_j
-	// lin, if not nil, is d×(d+1): f_j has the linear part
-	// Σ_m lin[j][m]·x_m + lin[j][d].
-	lin []float64
-	// kcols, if not nil, restricts the kernels' distances to these columns.
-	kcols []bool
 }
 
 func newDerivModel(centers, theta *mat.Dense, widths []float64) *derivModel {
@@ -159,7 +137,9 @@ func newDerivModel(centers, theta *mat.Dense, widths []float64) *derivModel {
 	return m
 }
 
-// evalScratch is per-goroutine workspace for derivModel.evalRow.
+// evalScratch is per-goroutine workspace for evaluating a model at a point:
+// for every center c_k, diff holds c_k − x, d2 holds ‖c_k − x‖² and q holds
+// (c_k − x)ᵀx; kv holds the kernel values at one width.
 type evalScratch struct {
 	diff, d2, q, kv []float64
 }
@@ -169,13 +149,8 @@ func (m *derivModel) newScratch() *evalScratch {
 	return &evalScratch{diff: make([]float64, b*d), d2: make([]float64, b), q: make([]float64, b), kv: make([]float64, b)}
 }
 
-// evalRow computes, at the point x, f_j(x) into vals[j] and, if slopes is
-// not nil, the directional derivative along x,
-//
-//	∇f_j(x)ᵀx = Σ_k θ_kj k_k(x) [ (c_kj − x_j)(c_k − x)ᵀx / σ_j² − x_j ],
-//
-// into slopes[j]. This is O(b·d) per point: no d×d Jacobian is formed.
-func (m *derivModel) evalRow(s *evalScratch, x, vals, slopes []float64) {
+// geometry sets s.diff, s.d2 and s.q at the point x.
+func (m *derivModel) geometry(s *evalScratch, x []float64) {
 	b, d := m.centers.Dims()
 	for k := 0; k < b; k++ {
 		ck, dk := m.centers.RawRowView(k), s.diff[k*d:(k+1)*d]
@@ -183,13 +158,21 @@ func (m *derivModel) evalRow(s *evalScratch, x, vals, slopes []float64) {
 		for l, v := range x {
 			dv := ck[l] - v
 			dk[l] = dv
-			if m.kcols == nil || m.kcols[l] {
-				d2 += dv * dv
-				q += dv * v
-			}
+			d2 += dv * dv
+			q += dv * v
 		}
 		s.d2[k], s.q[k] = d2, q
 	}
+}
+
+// combine computes, from the geometry in s at the point x, f_j(x) into
+// vals[j] and, if slopes is not nil, the directional derivative along x,
+//
+//	∇f_j(x)ᵀx = Σ_k θ_kj k_k(x) [ (c_kj − x_j)(c_k − x)ᵀx / σ_j² − x_j ],
+//
+// into slopes[j]. This is O(b·d) per point: no d×d Jacobian is formed.
+func (m *derivModel) combine(s *evalScratch, x, vals, slopes []float64) {
+	b, d := m.centers.Dims()
 	for _, g := range m.groups {
 		sigma := m.widths[g[0]]
 		c, inv := -1/(2*sigma*sigma), 1/(sigma*sigma)
@@ -207,15 +190,6 @@ func (m *derivModel) evalRow(s *evalScratch, x, vals, slopes []float64) {
 					sl += w * (dkj*s.q[k]*inv - x[j])
 				}
 			}
-			if m.lin != nil {
-				lj := m.lin[j*(d+1) : (j+1)*(d+1)]
-				var lx float64
-				for l, v := range x {
-					lx += lj[l] * v
-				}
-				f += lx + lj[d]
-				sl += lx
-			}
 			vals[j] = f
 			if slopes != nil {
 				slopes[j] = sl
@@ -224,9 +198,27 @@ func (m *derivModel) evalRow(s *evalScratch, x, vals, slopes []float64) {
 	}
 }
 
+// evalRow evaluates the model at the point x (see combine).
+func (m *derivModel) evalRow(s *evalScratch, x, vals, slopes []float64) {
+	m.geometry(s, x)
+	m.combine(s, x, vals, slopes)
+}
+
 // eval evaluates the model at every row of z (n×d): vals (n×d) receives
 // f_j(z_i) and, if slopes is not nil, slopes (n×d) receives ∇f_j(z_i)ᵀz_i.
 func (m *derivModel) eval(ctx context.Context, workers int, z, vals, slopes *mat.Dense) error {
+	return evalRows(ctx, workers, m, z, vals, slopes)
+}
+
+// rowModel is a model evaluated point by point with per-goroutine scratch.
+type rowModel interface {
+	newScratch() *evalScratch
+	evalRow(s *evalScratch, x, vals, slopes []float64)
+}
+
+// evalRows evaluates m at every row of z in parallel chunks of rows; vals
+// and slopes (nil: not wanted) receive row i's outputs in their row i.
+func evalRows(ctx context.Context, workers int, m rowModel, z, vals, slopes *mat.Dense) error {
 	n, _ := z.Dims()
 	const chunk = 64
 	scratch := make([]*evalScratch, max(1, workers))
@@ -259,24 +251,15 @@ func (m *derivModel) jacobianTo(dst *mat.Dense, x []float64) {
 			ck := m.centers.RawRowView(k)
 			var d2 float64
 			for l, v := range x {
-				if m.kcols == nil || m.kcols[l] {
-					dv := ck[l] - v
-					d2 += dv * dv
-				}
+				dv := ck[l] - v
+				d2 += dv * dv
 			}
 			w := m.thetaT[j*b+k] * gauss(c*d2)
 			dj := ck[j] - x[j]
 			for l := range row {
-				if m.kcols == nil || m.kcols[l] {
-					row[l] += w * dj * (ck[l] - x[l]) * inv
-				}
+				row[l] += w * dj * (ck[l] - x[l]) * inv
 			}
 			row[j] -= w
-		}
-		if m.lin != nil {
-			for l := range row {
-				row[l] += m.lin[j*(d+1)+l]
-			}
 		}
 	}
 }

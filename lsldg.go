@@ -51,7 +51,7 @@ type LSLDG struct {
 	// serial. Results are bit-identical for any value.
 	Workers int
 	// Progress, if not nil, is called from the goroutine that called Fit as
-	// cross-validation proceeds.
+	// cross-validation proceeds, with Stage "lsldg" (Step 1 of 1).
 	Progress func(Progress)
 }
 
@@ -61,13 +61,6 @@ type LSLDG struct {
 //
 //	∇log p(x) ≈ D⁻¹·g(z),   ∇²log p(x) ≈ D⁻¹·J_g(z)·D⁻¹.
 type LSLDGModel struct {
-	// Mean and Scale are the column means μ and standard deviations D used
-	// to standardise the data.
-	Mean, Scale []float64
-	// Centers holds the b centers c_k (rows), in standardised coordinates.
-	Centers *mat.Dense
-	// Theta is b×d; column j holds θ_j.
-	Theta *mat.Dense
 	// CV reports the cross-validation: the chosen width σ_j and ridge λ_j
 	// of every coordinate and the full score grids.
 	CV StageCV
@@ -78,6 +71,20 @@ type LSLDGModel struct {
 	scale   scaling
 	workers int
 }
+
+// Mean returns a copy of the column means μ used to standardise the data.
+func (m *LSLDGModel) Mean() []float64 { return append([]float64(nil), m.scale.mean...) }
+
+// Scale returns a copy of the column standard deviations D used to
+// standardise the data.
+func (m *LSLDGModel) Scale() []float64 { return append([]float64(nil), m.scale.sd...) }
+
+// Centers returns a copy of the b×d kernel centers c_k (rows), in
+// standardised coordinates.
+func (m *LSLDGModel) Centers() *mat.Dense { return mat.DenseCopyOf(m.model.centers) }
+
+// Theta returns a copy of the b×d coefficients: column j holds θ_j.
+func (m *LSLDGModel) Theta() *mat.Dense { return mat.DenseCopyOf(m.model.theta) }
 
 // Fit estimates the log-density gradient of the rows of x (n×d). It
 // returns an error wrapping one of the package's sentinels for invalid
@@ -97,16 +104,12 @@ func (l *LSLDG) Fit(ctx context.Context, x mat.Matrix) (*LSLDGModel, error) {
 		return nil, err
 	}
 	sw.lap("lsldg")
-	return &LSLDGModel{
-		Mean: pr.scale.mean, Scale: pr.scale.sd,
-		Centers: centers, Theta: g.theta, CV: cv, Timings: sw.total(),
-		model: g, scale: pr.scale, workers: pr.workers,
-	}, nil
+	return &LSLDGModel{CV: cv, Timings: sw.total(), model: g, scale: pr.scale, workers: pr.workers}, nil
 }
 
 func (l *LSLDG) config() config {
 	return config{kernel: true, numCenters: l.NumCenters, centers: l.Centers, widths: l.Widths, ridges: l.Ridges,
-		folds: l.Folds, src: l.Src, workers: l.Workers, progress: l.Progress}
+		folds: l.Folds, src: l.Src, workers: l.Workers, progress: l.Progress, steps: 1}
 }
 
 // GradientTo sets dst to the estimated ∇log p at the rows of x: row i of
@@ -114,7 +117,7 @@ func (l *LSLDG) config() config {
 // otherwise it must be n×d. GradientTo panics if x does not have d columns.
 func (m *LSLDGModel) GradientTo(dst *mat.Dense, x mat.Matrix) {
 	n, d := x.Dims()
-	if d != len(m.Mean) {
+	if d != len(m.scale.mean) {
 		panic(mat.ErrShape)
 	}
 	if dst.IsEmpty() {
@@ -124,7 +127,10 @@ func (m *LSLDGModel) GradientTo(dst *mat.Dense, x mat.Matrix) {
 	}
 	z := m.scale.apply(x)
 	vals := mat.NewDense(n, d, nil)
-	_ = m.model.eval(context.Background(), m.workers, z, vals, nil)
+	if err := m.model.eval(context.Background(), m.workers, z, vals, nil); err != nil {
+		// eval fails only when its context is done, and this one never is.
+		panic("ngca: unreachable: " + err.Error())
+	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < d; j++ {
 			dst.Set(i, j, vals.At(i, j)/m.scale.sd[j])
@@ -138,7 +144,7 @@ func (m *LSLDGModel) GradientTo(dst *mat.Dense, x mat.Matrix) {
 // empty it is resized to d×d; otherwise it must be d×d. JacobianTo panics
 // if len(x) is not d.
 func (m *LSLDGModel) JacobianTo(dst *mat.Dense, x []float64) {
-	d := len(m.Mean)
+	d := len(m.scale.mean)
 	if len(x) != d {
 		panic(mat.ErrShape)
 	}

@@ -48,13 +48,14 @@ type LSNGCA struct {
 	// serial. Results are bit-identical for any value.
 	Workers int
 	// Progress, if not nil, is called from the goroutine that called Fit as
-	// cross-validation proceeds, with Stage "lsldg".
+	// cross-validation proceeds, with Stage "lsldg" (Step 1 of 1).
 	Progress func(Progress)
 }
 
 // Fit estimates the non-Gaussian index space of the rows of x (n×d). It
 // returns an error wrapping one of the package's sentinels for invalid
-// data or configuration, or the context's error if ctx is done.
+// data or configuration, or the context's error if ctx is done. The
+// Result's Report is an *LSReport.
 func (l *LSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw := newStopwatch()
 	pr, err := prepare(ctx, x, l.config(), l.Dim, true)
@@ -71,13 +72,13 @@ func (l *LSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	sw.lap("eigen")
-	return &Result{Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean,
-		CV: []StageCV{st.cv}, Timings: sw.total()}, nil
+	return &Result{Method: "LSNGCA", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Timings: sw.total(),
+		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, CV: []StageCV{st.cv}}}, nil
 }
 
 func (l *LSNGCA) config() config {
 	return config{kernel: true, numCenters: l.NumCenters, centers: l.Centers, widths: l.Widths, ridges: l.Ridges,
-		folds: l.Folds, src: l.Src, workers: l.Workers, progress: l.Progress}
+		folds: l.Folds, src: l.Src, workers: l.Workers, progress: l.Progress, steps: 1}
 }
 
 // lsStages is the outcome of the whitening and LSLDG steps of LSNGCA.

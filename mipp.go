@@ -161,8 +161,9 @@ type FamilyCount struct {
 // keeps it if √n‖β‖ > τ (Threshold), and returns W·B, mapped back to the
 // caller's coordinates and orthonormalised, where B holds the Dim leading
 // eigenvectors of (1/k) Σ β βᵀ over the k kept vectors. Result.Eigenvalues
-// are the eigenvalues of that matrix (whitened coordinates), and
-// Result.Kept reports how many functions of each family were kept.
+// are the eigenvalues of that matrix (whitened coordinates), and the
+// Result's Report is a *MIPPReport, whose Kept says how many functions of
+// each family were kept.
 //
 // The start of each function is w = Yᵀg/‖Yᵀg‖, a combination of the
 // whitened rows with n random signs g (drawn from Src family by family,
@@ -233,7 +234,7 @@ const (
 // data or configuration, or the context's error if ctx is done.
 func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw := newStopwatch()
-	pr, err := prepare(ctx, x, config{src: m.Src, workers: m.Workers, progress: m.Progress}, m.Dim, true)
+	pr, err := prepare(ctx, x, config{src: m.Src, workers: m.Workers, progress: m.Progress, steps: 1}, m.Dim, true)
 	if err != nil {
 		return nil, err
 	}
@@ -241,60 +242,103 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, d := pr.n, pr.d
 	wh, err := newWhitening(pr.z)
 	if err != nil {
 		return nil, err
 	}
 	y := wh.apply(pr.z)
+	fns := indexFunctions(fams)
+	pp := newMIPPProblem(y, iters, tau, pr.rng, len(fns))
+	sw.lap("prepare")
 
-	// The index functions in order, and their random signs, drawn here.
-	type indexFn struct {
-		family int
-		kind   FamilyKind
-		p      float64
+	pr.progress.begin("mipp")
+	betas, status, err := pp.runAll(ctx, pr.workers, fns, pr.progress)
+	if err != nil {
+		return nil, err
 	}
+	kept, rows := keptVectors(fams, fns, betas, status, pr.d)
+	sw.lap("mipp")
+	k := len(rows) / pr.d
+	if k < m.Dim {
+		return nil, fmt.Errorf("%w: MIPP: only %d of %d index functions passed the threshold τ = %g, need at least Dim = %d; lower Threshold or check Dim",
+			ErrSingular, k, len(fns), tau, m.Dim)
+	}
+	back := func(b mat.Matrix) *mat.Dense { return pr.scale.unscale(wh.unwhiten(b)) }
+	basis, eig, err := basisFrom(mat.NewDense(k, pr.d, rows), m.Dim, back)
+	if err != nil {
+		return nil, err
+	}
+	if !(eig[m.Dim-1] > float64(pr.d)*eps*eig[0]) {
+		return nil, fmt.Errorf("%w: MIPP: the %d kept vectors β span fewer than Dim = %d dimensions", ErrSingular, k, m.Dim)
+	}
+	sw.lap("eigen")
+	return &Result{Method: "MIPP", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Timings: sw.total(),
+		Report: &MIPPReport{Iterations: iters, Threshold: tau, Kept: kept}}, nil
+}
+
+// indexFn is one index function: its family (index into the families),
+// kind and parameter.
+type indexFn struct {
+	family int
+	kind   FamilyKind
+	p      float64
+}
+
+// indexFunctions lists the index functions of the families in order.
+func indexFunctions(fams []mippFamily) []indexFn {
 	var fns []indexFn
 	for i, f := range fams {
 		for _, p := range f.params {
 			fns = append(fns, indexFn{i, f.kind, p})
 		}
 	}
+	return fns
+}
+
+// newMIPPProblem sets up the iterations on the whitened rows y for fns
+// index functions, drawing their random start signs from rng here, on the
+// calling goroutine: ⌈n/64⌉ Uint64 values per function, in order.
+func newMIPPProblem(y *mat.Dense, iters int, tau float64, rng *rand.Rand, fns int) *mippProblem {
+	n, _ := y.Dims()
 	words := (n + 63) / 64
-	signs := make([]uint64, len(fns)*words)
-	for i := range signs {
-		signs[i] = pr.rng.Uint64()
+	pp := &mippProblem{y: y.RawMatrix(), yy: make([]float64, n), iters: iters, tau: tau,
+		words: words, signs: make([]uint64, fns*words)}
+	for i := range pp.signs {
+		pp.signs[i] = rng.Uint64()
 	}
-	pp := &mippProblem{y: y.RawMatrix(), yy: make([]float64, n), iters: iters, tau: tau}
 	for i := range pp.yy {
 		row := y.RawRowView(i)
 		pp.yy[i] = blas64.Dot(blasVec(row), blasVec(row))
 	}
-	sw.lap("prepare")
+	return pp
+}
 
+// runAll runs every index function in parallel and returns their β
+// (len(fns)×d, row-major) and outcomes.
+func (pp *mippProblem) runAll(ctx context.Context, workers int, fns []indexFn, rep *reporter) ([]float64, []uint8, error) {
+	n, d := pp.y.Rows, pp.y.Cols
 	betas := make([]float64, len(fns)*d)
 	status := make([]uint8, len(fns))
-	scratch := make([]*mippScratch, max(1, pr.workers))
+	scratch := make([]*mippScratch, max(1, workers))
 	done := 0
 	report := func() {
 		done++
-		if pr.progress != nil {
-			pr.progress(Progress{Stage: "mipp", Done: done, Total: len(fns)})
-		}
+		rep.report(done, len(fns))
 	}
-	err = parallelFor(ctx, pr.workers, len(fns), func(wk, f int) error {
+	err := parallelFor(ctx, workers, len(fns), func(wk, f int) error {
 		if scratch[wk] == nil {
 			scratch[wk] = newMIPPScratch(n, d)
 		}
 		fn := fns[f]
-		status[f] = pp.run(scratch[wk], fn.kind, fn.p, signs[f*words:(f+1)*words], betas[f*d:(f+1)*d])
+		status[f] = pp.run(scratch[wk], fn.kind, fn.p, pp.signs[f*pp.words:(f+1)*pp.words], betas[f*d:(f+1)*d])
 		return nil
 	}, report)
-	if err != nil {
-		return nil, err
-	}
+	return betas, status, err
+}
 
-	// Reduce in function order.
+// keptVectors counts, per family, the kept and degenerate functions, and
+// returns the kept β in function order (k×d, row-major).
+func keptVectors(fams []mippFamily, fns []indexFn, betas []float64, status []uint8, d int) ([]FamilyCount, []float64) {
 	kept := make([]FamilyCount, len(fams))
 	for i, f := range fams {
 		kept[i] = FamilyCount{Family: f.kind.String(), Total: len(f.params)}
@@ -309,22 +353,7 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 			kept[fn.family].Degenerate++
 		}
 	}
-	sw.lap("mipp")
-	k := len(rows) / d
-	if k < m.Dim {
-		return nil, fmt.Errorf("%w: MIPP: only %d of %d index functions passed the threshold τ = %g, need at least Dim = %d; lower Threshold or check Dim",
-			ErrSingular, k, len(fns), tau, m.Dim)
-	}
-	back := func(b mat.Matrix) *mat.Dense { return pr.scale.unscale(wh.unwhiten(b)) }
-	basis, eig, err := basisFrom(mat.NewDense(k, d, rows), m.Dim, back)
-	if err != nil {
-		return nil, err
-	}
-	if !(eig[m.Dim-1] > float64(d)*eps*eig[0]) {
-		return nil, fmt.Errorf("%w: MIPP: the %d kept vectors β span fewer than Dim = %d dimensions", ErrSingular, k, m.Dim)
-	}
-	sw.lap("eigen")
-	return &Result{Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Timings: sw.total(), Kept: kept}, nil
+	return kept, rows
 }
 
 // mippFamily is a checked family: its kind and its parameters.
@@ -368,6 +397,8 @@ type mippProblem struct {
 	yy    []float64      // ‖yᵢ‖²
 	iters int
 	tau   float64
+	words int      // ⌈n/64⌉: sign words per function
+	signs []uint64 // the start signs of every function, words each
 }
 
 // mippScratch is the workspace of one goroutine.

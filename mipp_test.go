@@ -65,8 +65,8 @@ func TestMIPPEquivariance(t *testing.T) {
 			t.Errorf("eigenvalue %d: %v after the map, %v before", i, res.Eigenvalues[i], v)
 		}
 	}
-	if !reflect.DeepEqual(base.Kept, res.Kept) {
-		t.Errorf("kept %v after the map, %v before", res.Kept, base.Kept)
+	if !reflect.DeepEqual(base.Report.(*ngca.MIPPReport).Kept, res.Report.(*ngca.MIPPReport).Kept) {
+		t.Errorf("kept %v after the map, %v before", res.Report.(*ngca.MIPPReport).Kept, base.Report.(*ngca.MIPPReport).Kept)
 	}
 }
 
@@ -224,8 +224,8 @@ func TestMIPPOneFunction(t *testing.T) {
 			if e := ngca.SubspaceError(wantBasis, res.Basis); e > 1e-12 {
 				t.Errorf("%v, %d iterations: ε = %.3g from D⁻¹Wβ", kind, iters, e)
 			}
-			if want := []ngca.FamilyCount{{Family: kind.String(), Kept: 1, Total: 1}}; !reflect.DeepEqual(res.Kept, want) {
-				t.Errorf("%v: Kept = %v, want %v", kind, res.Kept, want)
+			if want := []ngca.FamilyCount{{Family: kind.String(), Kept: 1, Total: 1}}; !reflect.DeepEqual(res.Report.(*ngca.MIPPReport).Kept, want) {
+				t.Errorf("%v: Kept = %v, want %v", kind, res.Report.(*ngca.MIPPReport).Kept, want)
 			}
 		}
 	}
@@ -311,12 +311,12 @@ func TestMIPPKept(t *testing.T) {
 	var seen []ngca.Progress
 	est := &ngca.MIPP{Dim: 2, Src: seeded(), Progress: func(p ngca.Progress) { seen = append(seen, p) }}
 	res := fit(t, est, x)
-	if len(res.Kept) != 4 {
-		t.Fatalf("Kept = %v, want 4 families", res.Kept)
+	if len(res.Report.(*ngca.MIPPReport).Kept) != 4 {
+		t.Fatalf("Kept = %v, want 4 families", res.Report.(*ngca.MIPPReport).Kept)
 	}
 	var total int
 	for i, name := range []string{"gauss-pow3", "tanh", "sin", "cos"} {
-		c := res.Kept[i]
+		c := res.Report.(*ngca.MIPPReport).Kept[i]
 		if c.Family != name || c.Total != 1000 || c.Kept < 0 || c.Degenerate < 0 || c.Kept+c.Degenerate > c.Total {
 			t.Errorf("Kept[%d] = %+v, want family %s with 1000 functions", i, c, name)
 		}
@@ -329,7 +329,7 @@ func TestMIPPKept(t *testing.T) {
 		t.Fatalf("%d progress calls, want 4000", len(seen))
 	}
 	for i, p := range seen {
-		if p != (ngca.Progress{Stage: "mipp", Done: i + 1, Total: 4000}) {
+		if p != (ngca.Progress{Stage: "mipp", Step: 1, Steps: 1, Done: i + 1, Total: 4000}) {
 			t.Fatalf("progress call %d = %+v", i, p)
 		}
 	}
@@ -340,15 +340,15 @@ func TestMIPPKept(t *testing.T) {
 	// The counts do not depend on the number of workers either.
 	r1 := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Workers: 1}, x)
 	r3 := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Workers: 3}, x)
-	if !reflect.DeepEqual(r1.Kept, res.Kept) || !reflect.DeepEqual(r3.Kept, res.Kept) {
-		t.Errorf("Kept differs with the number of workers: %v, %v, %v", r1.Kept, r3.Kept, res.Kept)
+	if !reflect.DeepEqual(r1.Report.(*ngca.MIPPReport).Kept, res.Report.(*ngca.MIPPReport).Kept) || !reflect.DeepEqual(r3.Report.(*ngca.MIPPReport).Kept, res.Report.(*ngca.MIPPReport).Kept) {
+		t.Errorf("Kept differs with the number of workers: %v, %v, %v", r1.Report.(*ngca.MIPPReport).Kept, r3.Report.(*ngca.MIPPReport).Kept, res.Report.(*ngca.MIPPReport).Kept)
 	}
 
 	// The zero-valued families are the defaults, in the same order.
 	def := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: ngca.DefaultFamilies()}, x)
 	zero := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{
 		{Kind: ngca.GaussPow3}, {Kind: ngca.Tanh}, {Kind: ngca.Sin}, {Kind: ngca.Cos}}}, x)
-	if !sameResult(def, res) || !sameResult(zero, res) || !reflect.DeepEqual(def.Kept, res.Kept) {
+	if !sameResult(def, res) || !sameResult(zero, res) || !reflect.DeepEqual(def.Report.(*ngca.MIPPReport).Kept, res.Report.(*ngca.MIPPReport).Kept) {
 		t.Error("DefaultFamilies() or zero-valued families differ from the nil default")
 	}
 
@@ -362,7 +362,7 @@ func TestMIPPKept(t *testing.T) {
 		name  string
 		total int
 	}{{"tanh", 3}, {"gauss-pow3", 50}, {"sin", 1}} {
-		if c := custom.Kept[i]; c.Family != want.name || c.Total != want.total {
+		if c := custom.Report.(*ngca.MIPPReport).Kept[i]; c.Family != want.name || c.Total != want.total {
 			t.Errorf("custom Kept[%d] = %+v, want %s with %d functions", i, c, want.name, want.total)
 		}
 	}

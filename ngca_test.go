@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"sort"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -36,7 +37,7 @@ var estimators = []estimatorCase{
 		return &ngca.LSNGCA{Dim: dim, Workers: workers, Src: src, Progress: prog}
 	}},
 	{"WFLSNGCA-robust", func(dim, workers int, src rand.Source, prog func(ngca.Progress)) ngca.Estimator {
-		return &ngca.WFLSNGCA{Dim: dim, Workers: workers, Src: src, Progress: prog, Robust: &ngca.RobustOptions{}}
+		return &ngca.RobustWFLSNGCA{Dim: dim, Workers: workers, Src: src, Progress: prog}
 	}},
 	{"MIPP", func(dim, workers int, src rand.Source, prog func(ngca.Progress)) ngca.Estimator {
 		return &ngca.MIPP{Dim: dim, Workers: workers, Src: src, Progress: prog}
@@ -221,9 +222,8 @@ func sameResult(a, b *ngca.Result) bool {
 	return mat.Equal(a.Basis, b.Basis) &&
 		reflect.DeepEqual(a.Eigenvalues, b.Eigenvalues) &&
 		reflect.DeepEqual(a.Mean, b.Mean) &&
-		reflect.DeepEqual(a.CV, b.CV) &&
-		reflect.DeepEqual(a.Kept, b.Kept) &&
-		reflect.DeepEqual(a.Robust, b.Robust)
+		a.Method == b.Method &&
+		reflect.DeepEqual(a.Report, b.Report)
 }
 
 func TestBadInput(t *testing.T) {
@@ -322,16 +322,19 @@ func TestProgress(t *testing.T) {
 		t.Fatalf("%d progress calls, want %d", len(seen), want)
 	}
 	for i, p := range seen {
-		stage, done := "lsldg", i+1
+		stage, step, done := "lsldg", 1, i+1
 		if i >= 3*d {
-			stage, done = "v", i+1-3*d
+			stage, step, done = "v", 2, i+1-3*d
 		}
-		if p.Stage != stage || p.Done != done || p.Total != 3*d {
-			t.Fatalf("progress call %d = %+v, want {%s %d %d}", i, p, stage, done, 3*d)
+		if want := (ngca.Progress{Stage: stage, Step: step, Steps: 2, Done: done, Total: 3 * d}); p != want {
+			t.Fatalf("progress call %d = %+v, want %+v", i, p, want)
 		}
 	}
-	if len(res.CV) != 2 || res.CV[0].Name != "lsldg" || res.CV[1].Name != "v" {
-		t.Errorf("CV stages %v, want lsldg and v", res.CV)
+	if f := seen[len(seen)-1].Fraction(); f != 1 {
+		t.Errorf("last progress fraction %v, want 1", f)
+	}
+	if cv := res.Report.(*ngca.LSReport).CV; len(cv) != 2 || cv[0].Name != "lsldg" || cv[1].Name != "v" {
+		t.Errorf("CV stages %v, want lsldg and v", cv)
 	}
 	if last := res.Timings[len(res.Timings)-1]; last.Step != "total" || last.Elapsed <= 0 {
 		t.Errorf("last timing %+v, want a positive total", last)
@@ -384,5 +387,56 @@ func TestSingularCovariance(t *testing.T) {
 	}
 	if _, err := (&ngca.WFLSNGCA{Dim: 2}).Fit(context.Background(), y); err != nil {
 		t.Errorf("WF-LSNGCA on collinear columns: %v", err)
+	}
+}
+
+// TestResultContract checks what every estimator promises in its Result:
+// its name, all d eigenvalues (or, for the robust variant's equivariant
+// estimate, none), a typed report, and progress that runs through its
+// stages in order to a fraction of 1.
+func TestResultContract(t *testing.T) {
+	x, _ := invariantData(t)
+	_, d := x.Dims()
+	methods := map[string]string{"WFLSNGCA": "WF-LSNGCA", "LSNGCA": "LSNGCA", "WFLSNGCA-robust": "WF-LSNGCA robust", "MIPP": "MIPP"}
+	for _, ec := range estimators {
+		t.Run(ec.name, func(t *testing.T) {
+			var seen []ngca.Progress
+			res := fit(t, ec.newp(2, 0, rand.NewPCG(1, 1), func(p ngca.Progress) { seen = append(seen, p) }), x)
+			if res.Method != methods[ec.name] {
+				t.Errorf("Method = %q, want %q", res.Method, methods[ec.name])
+			}
+			switch r := res.Report.(type) {
+			case *ngca.LSReport:
+				if r.NumCenters != 100 || r.Folds != 5 || len(r.CV) == 0 {
+					t.Errorf("LSReport %+v", r)
+				}
+			case *ngca.MIPPReport:
+				if r.Iterations != 10 || r.Threshold != 1.6 || len(r.Kept) != 4 {
+					t.Errorf("MIPPReport %+v", r)
+				}
+			case *ngca.RobustReport:
+				if r.Path == ngca.RobustEquivariant && res.Eigenvalues == nil {
+					return
+				}
+			default:
+				t.Fatalf("Report is %T", res.Report)
+			}
+			if len(res.Eigenvalues) != d || !sort.IsSorted(sort.Reverse(sort.Float64Slice(res.Eigenvalues))) {
+				t.Errorf("eigenvalues %v, want %d in descending order", res.Eigenvalues, d)
+			}
+			if len(seen) == 0 {
+				t.Fatal("no progress reported")
+			}
+			last := 0.0
+			for _, p := range seen {
+				if f := p.Fraction(); f < last || p.Steps != seen[0].Steps || p.Step < 1 || p.Step > p.Steps {
+					t.Fatalf("progress %+v after fraction %v", p, last)
+				}
+				last = p.Fraction()
+			}
+			if last != 1 {
+				t.Errorf("final progress fraction %v, want 1", last)
+			}
+		})
 	}
 }

@@ -8,7 +8,8 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 )
 
-var lapack gonum.Implementation
+// impl is gonum's pure-Go LAPACK.
+var impl gonum.Implementation
 
 // ridgePath solves the ridge systems of one cross-validation cell for every
 // λ of a grid,
@@ -37,9 +38,9 @@ func newRidgePath(b, maxL int) *ridgePath {
 		p.d, p.e, p.tau = make([]float64, b), make([]float64, b-1), make([]float64, b-1)
 		p.dd, p.ee = make([]float64, b), make([]float64, b-1)
 		var q [1]float64
-		lapack.Dsytrd(blas.Lower, b, nil, b, p.d, p.e, p.tau, q[:], -1)
+		impl.Dsytrd(blas.Lower, b, nil, b, p.d, p.e, p.tau, q[:], -1)
 		lw := int(q[0])
-		lapack.Dormqr(blas.Left, blas.NoTrans, b-1, maxL, b-1, nil, b, p.tau, nil, maxL, q[:], -1)
+		impl.Dormqr(blas.Left, blas.NoTrans, b-1, maxL, b-1, nil, b, p.tau, nil, maxL, q[:], -1)
 		p.work = make([]float64, max(lw, int(q[0]), 1))
 	}
 	return p
@@ -62,13 +63,13 @@ func (p *ridgePath) solve(a, r, ridges, theta []float64, ok []bool) {
 		return
 	}
 	flushTiny(a, b, eps*slices.Min(ridges)/float64(b))
-	lapack.Dsytrd(blas.Lower, b, a, b, p.d, p.e, p.tau, p.work, len(p.work))
+	impl.Dsytrd(blas.Lower, b, a, b, p.d, p.e, p.tau, p.work, len(p.work))
 
 	// z = Qᵀr, copied into every column of theta. Q acts on rows 1..b−1
 	// only: its reflectors are those of a QR factorisation of A[1:, :b−1].
 	z := p.dd // borrowed; the λ loop below overwrites it
 	copy(z, r)
-	lapack.Dormqr(blas.Left, blas.Trans, b-1, 1, b-1, a[b:], b, p.tau, z[1:], 1, p.work, len(p.work))
+	impl.Dormqr(blas.Left, blas.Trans, b-1, 1, b-1, a[b:], b, p.tau, z[1:], 1, p.work, len(p.work))
 	for i := 0; i < b; i++ {
 		for l := 0; l < L; l++ {
 			theta[i*L+l] = z[i]
@@ -80,14 +81,14 @@ func (p *ridgePath) solve(a, r, ridges, theta []float64, ok []bool) {
 			p.dd[i] = p.d[i] + lam
 		}
 		copy(p.ee, p.e)
-		ok[l] = lapack.Dpttrf(b, p.dd, p.ee)
+		ok[l] = impl.Dpttrf(b, p.dd, p.ee)
 		if ok[l] {
-			lapack.Dpttrs(b, 1, p.dd, p.ee, theta[l:], L)
+			impl.Dpttrs(b, 1, p.dd, p.ee, theta[l:], L)
 		}
 	}
 
 	// θ = −Q·y for all columns at once.
-	lapack.Dormqr(blas.Left, blas.NoTrans, b-1, L, b-1, a[b:], b, p.tau, theta[L:], L, p.work, len(p.work))
+	impl.Dormqr(blas.Left, blas.NoTrans, b-1, L, b-1, a[b:], b, p.tau, theta[L:], L, p.work, len(p.work))
 	for l := range ridges {
 		for i := 0; i < b; i++ {
 			v := -theta[i*L+l]

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/ngca-go/ngca"
@@ -39,7 +40,7 @@ func TestRobustGains(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			robust, _ := meanError(t, tc.a, seeds, func(src rand.Source) ngca.Estimator {
-				return &ngca.WFLSNGCA{Dim: 2, Src: src, Robust: &ngca.RobustOptions{}}
+				return &ngca.RobustWFLSNGCA{Dim: 2, Src: src}
 			})
 			faithful, _ := meanError(t, tc.a, seeds, func(src rand.Source) ngca.Estimator {
 				return &ngca.WFLSNGCA{Dim: 2, Src: src}
@@ -65,7 +66,7 @@ func TestRobustAligned(t *testing.T) {
 	for _, dist := range ngca.Distributions {
 		t.Run(dist.String(), func(t *testing.T) {
 			mean, _ := meanError(t, ngca.Artificial{Dist: dist, R: 0.8}, seeds, func(src rand.Source) ngca.Estimator {
-				return &ngca.WFLSNGCA{Dim: 2, Src: src, Robust: &ngca.RobustOptions{}}
+				return &ngca.RobustWFLSNGCA{Dim: 2, Src: src}
 			})
 			if mean > 1e-4 {
 				t.Errorf("mean ε = %.3g at r = 0.8, want ≤ 1e-4", mean)
@@ -80,15 +81,16 @@ func TestRobustReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fitWith := func(o ngca.RobustOptions, workers int) *ngca.Result {
-		res, err := (&ngca.WFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 2), Workers: workers, Robust: &o}).Fit(context.Background(), x)
+	fitWith := func(e ngca.RobustWFLSNGCA, workers int) *ngca.Result {
+		e.Dim, e.Src, e.Workers = 2, rand.NewPCG(1, 2), workers
+		res, err := e.Fit(context.Background(), x)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
 	}
-	res := fitWith(ngca.RobustOptions{}, 1)
-	r := res.Robust
+	res := fitWith(ngca.RobustWFLSNGCA{}, 1)
+	r := robustReport(t, res)
 	if r == nil || r.Axes == nil || r.Equivariant == nil || math.IsNaN(r.Z) || len(r.KernelCoords) != 4 {
 		t.Fatalf("incomplete report %+v", r)
 	}
@@ -99,14 +101,20 @@ func TestRobustReport(t *testing.T) {
 		t.Errorf("ε = %.3g on rotated data", e)
 	}
 	checkOrthonormal(t, res.Basis, 6, 2)
-	if again := fitWith(ngca.RobustOptions{}, 3); !sameResult(res, again) || again.Robust.Z != r.Z {
+	if again := fitWith(ngca.RobustWFLSNGCA{}, 3); !sameResult(res, again) || robustReport(t, again).Z != r.Z {
 		t.Error("Workers = 1 and 3 differ")
 	}
-	if ax := fitWith(ngca.RobustOptions{Path: ngca.RobustAxes}, 0); ax.Robust.Equivariant != nil || !math.IsNaN(ax.Robust.Z) || ax.Robust.Path != ngca.RobustAxes {
-		t.Errorf("axes-only report %+v", ax.Robust)
+	ax := fitWith(ngca.RobustWFLSNGCA{Path: ngca.RobustAxes}, 0)
+	if r := robustReport(t, ax); r.Equivariant != nil || !math.IsNaN(r.Z) || r.Path != ngca.RobustAxes ||
+		!reflect.DeepEqual(ax.Eigenvalues, r.AxesEigenvalues) || len(ax.Eigenvalues) != 6 {
+		t.Errorf("axes-only report %+v", r)
 	}
-	if eq := fitWith(ngca.RobustOptions{Path: ngca.RobustEquivariant}, 0); eq.Robust.Axes != nil || eq.Robust.Path != ngca.RobustEquivariant || eq.Eigenvalues != nil {
-		t.Errorf("equivariant-only report %+v", eq.Robust)
+	eq := fitWith(ngca.RobustWFLSNGCA{Path: ngca.RobustEquivariant}, 0)
+	if r := robustReport(t, eq); r.Axes != nil || r.Equivariant == nil || r.Path != ngca.RobustEquivariant || eq.Eigenvalues != nil {
+		t.Errorf("equivariant-only report %+v", r)
+	}
+	if res.Method != "WF-LSNGCA robust" {
+		t.Errorf("Method = %q", res.Method)
 	}
 	if s := fmt.Sprint(ngca.RobustAdaptive, ngca.RobustAxes, ngca.RobustEquivariant); s != "adaptive axes equivariant" {
 		t.Errorf("path names %q", s)
@@ -124,15 +132,15 @@ func TestRobustSingularFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	eq := &ngca.WFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 1), Robust: &ngca.RobustOptions{Path: ngca.RobustEquivariant}}
+	eq := &ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 1), Path: ngca.RobustEquivariant}
 	if _, err := eq.Fit(ctx, x); !errors.Is(err, ngca.ErrSingular) {
 		t.Fatalf("equivariant path: error %v, want ErrSingular (the case no longer tests the fallback)", err)
 	}
-	res, err := (&ngca.WFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 1), Robust: &ngca.RobustOptions{}}).Fit(ctx, x)
+	res, err := (&ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 1)}).Fit(ctx, x)
 	if err != nil {
 		t.Fatalf("adaptive fit: %v", err)
 	}
-	r := res.Robust
+	r := robustReport(t, res)
 	if r.Path != ngca.RobustAxes || !errors.Is(r.EquivariantErr, ngca.ErrSingular) || !math.IsNaN(r.Z) || r.Equivariant != nil {
 		t.Errorf("report %+v, want the axes estimate with the equivariant path's ErrSingular", r)
 	}
@@ -149,12 +157,45 @@ func TestRobustSingularFrame(t *testing.T) {
 
 func TestRobustBadOptions(t *testing.T) {
 	x, _ := invariantData(t)
-	for _, o := range []ngca.RobustOptions{
+	for _, o := range []ngca.RobustWFLSNGCA{
 		{Path: 7}, {KernelCoords: -1}, {KernelCoords: 1}, {SwitchZ: -1}, {SwitchZ: math.NaN()},
 		{Rounds: -2}, {StartFunctions: -5}, {NullZ: math.NaN()},
 	} {
-		if _, err := (&ngca.WFLSNGCA{Dim: 2, Robust: &o}).Fit(context.Background(), x); !errors.Is(err, ngca.ErrParam) {
+		o.Dim = 2
+		if _, err := o.Fit(context.Background(), x); !errors.Is(err, ngca.ErrParam) {
 			t.Errorf("%+v: error %v, want ErrParam", o, err)
 		}
+	}
+}
+
+// robustReport returns the result's *RobustReport, failing the test if it
+// has none.
+func robustReport(t *testing.T, res *ngca.Result) *ngca.RobustReport {
+	t.Helper()
+	r, ok := res.Report.(*ngca.RobustReport)
+	if !ok || r == nil {
+		t.Fatalf("Report is %T, want *ngca.RobustReport", res.Report)
+	}
+	return r
+}
+
+// TestRobustFewRows: with no more rows than columns MIPP cannot whiten, so
+// the adaptive variant keeps the axes estimate and says why, while the
+// equivariant path alone reports ErrSamples.
+func TestRobustFewRows(t *testing.T) {
+	x, _, err := ngca.Artificial{Dist: ngca.SubGaussian, N: 30, D: 40}.Sample(rand.NewPCG(2, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&ngca.RobustWFLSNGCA{Dim: 2, NumCenters: 20}).Fit(context.Background(), x)
+	if err != nil {
+		t.Fatalf("adaptive fit with n < d: %v", err)
+	}
+	if r := robustReport(t, res); r.Path != ngca.RobustAxes || !errors.Is(r.EquivariantErr, ngca.ErrSamples) {
+		t.Errorf("report %+v, want the axes estimate with the start's ErrSamples", r)
+	}
+	checkOrthonormal(t, res.Basis, 40, 2)
+	if _, err := (&ngca.RobustWFLSNGCA{Dim: 2, NumCenters: 20, Path: ngca.RobustEquivariant}).Fit(context.Background(), x); !errors.Is(err, ngca.ErrSamples) {
+		t.Errorf("equivariant path with n < d: error %v, want ErrSamples", err)
 	}
 }

@@ -30,477 +30,258 @@ type stage struct {
 	centers        *mat.Dense // b×d
 	widths, ridges []float64
 	part           partition
-	// linear adds to every f_j an unpenalised linear part a_jᵀ(ℓ, 1) with
-	// ℓ the row of linX (nil: of x); output j of x is then column j of
-	// linX, so linX must hold x's columns first.
-	linear bool
-	linX   *mat.Dense
-	// noSelf leaves every center's own data row out of its kernel in the
-	// fit (see kernelT).
-	noSelf bool
-	// kernelCols, if not nil, restricts the kernels' distances to these
-	// columns; every output keeps its own ramp (c_kj − x_j).
-	kernelCols []int
-	// lossOut, if not nil (length n), receives every row's held-out loss
-	// summed over the coordinates, for the chosen candidates (the null
-	// model where nullZ rejected the kernel part).
-	lossOut []float64
-	// zOut, if not nil (length d), receives every coordinate's paired
-	// z-score of the held-out loss difference between its fitted model and
-	// its null model (negative: the kernel part helps).
-	zOut []float64
-	// nullZ, if positive, keeps a coordinate's kernel part only if its
-	// held-out loss beats the null model's (the linear part alone, or
-	// f_j = 0 without one) by nullZ standard errors of the per-sample
-	// paired difference; otherwise θ_j = 0.
-	nullZ float64
 }
 
-// coordFit is the running cross-validation state of one coordinate.
-type coordFit struct {
-	scores []float64 // widths×ridges, row-major
-	best   float64
-	bw, bl int       // indices of the best pair so far, −1 if none
-	g, h   []float64 // total sums at the best width (g lower triangle)
-	c, r   []float64 // and of the linear part: Σψℓᵀ (b×q), Σr_ℓ (q)
-}
-
-// stageScratch is the workspace of one goroutine of fitStage.
-type stageScratch struct {
-	psi    []float64   // b×n basis values
-	gf, hf [][]float64 // per-fold sums
-	g, h   []float64   // totals
-	row    []float64   // one row of scores
-	cv     *cvScorer
-	lin    *linSums // per-coordinate sums of the linear part
-
-	// kt and ktWidth cache the null check's b×n kernel matrix at the
-	// width index ktWidth (−1: none yet), so that coordinates that chose
-	// the same width share one matrix per worker.
-	kt      []float64
-	ktWidth int
-}
-
-// fitStage runs the stage: for every width it forms the b×n kernel matrix
-// once and then, in parallel over the d coordinates, the basis, its per-fold
-// sums, and the held-out scores of every ridge. The pair with the lowest
-// mean score wins (ties go to the smaller width index, then to the smaller
-// ridge index) and θ_j is refitted on all n rows. Results do not depend on
-// the number of workers.
+// fitStage runs the stage in four steps: the data in fold order
+// (newStageData), the cross-validation of every (width, ridge) pair of
+// every coordinate (sweep), the report of the choices (stageReport), and
+// the refit of every coordinate on all n rows (refitStage). Results do not
+// depend on the number of workers.
 func fitStage(ctx context.Context, st stage, p *plan) (*derivModel, StageCV, error) {
-	n, d := st.x.Dims()
-	b, _ := st.centers.Dims()
-	W, L, k := len(st.widths), len(st.ridges), st.part.folds()
-	order, bounds := st.part.order, st.part.bounds
-
-	// Data in fold order, one contiguous row per coordinate.
-	xT := make([]float64, d*n)
-	var aT []float64
-	if st.a != nil {
-		aT = make([]float64, d*n)
+	p.progress.begin(st.name)
+	sd := newStageData(st.x, st.a, st.centers, st.part)
+	if err := sd.distances(ctx, p.workers, st.x, st.centers); err != nil {
+		return nil, StageCV{}, err
 	}
-	for p, i := range order {
-		for j := 0; j < d; j++ {
-			xT[j*n+p] = st.x.At(i, j)
-			if aT != nil {
-				aT[j*n+p] = st.a.At(i, j)
-			}
+	best := newBestSums(sd.b, sd.d)
+	cells := make([]*kernelCell, max(1, p.workers))
+	cellOf := func(w int) cell {
+		if cells[w] == nil {
+			cells[w] = &kernelCell{sd: sd, sums: newCoordSums(sd), cv: newCVScorer(sd.b, len(st.ridges)),
+				ridges: st.ridges, best: best}
 		}
+		return cells[w]
 	}
-	cT := mat.DenseCopyOf(st.centers.T())
-	// The linear part's features ℓ(x) = (x, 1) in fold order, and the
-	// per-fold sums of ℓℓᵀ, which all coordinates and widths share.
-	lx := st.linX
-	if lx == nil {
-		lx = st.x
-	}
-	_, ld := lx.Dims()
-	q := ld + 1
-	var lrows []float64
-	var lf [][]float64
-	var lTot []float64
-	if st.linear {
-		lrows = make([]float64, n*q)
-		for p, i := range order {
-			copy(lrows[p*q:], lx.RawRowView(i))
-			lrows[p*q+ld] = 1
-		}
-		lf = make([][]float64, k)
-		lTot = make([]float64, q*q)
-		for f := 0; f < k; f++ {
-			lf[f] = make([]float64, q*q)
-			blk := blas64.General{Rows: st.part.size(f), Cols: q, Stride: q, Data: lrows[bounds[f]*q:]}
-			blas64.Gemm(blas.Trans, blas.NoTrans, 1, blk, blk, 0, blas64.General{Rows: q, Cols: q, Stride: q, Data: lf[f]})
-			for i, v := range lf[f] {
-				lTot[i] += v
-			}
-		}
-	}
-	inKernel := make([]bool, d)
-	for j := range inKernel {
-		inKernel[j] = st.kernelCols == nil
-	}
-	for _, c := range st.kernelCols {
-		inKernel[c] = true
-	}
-	kx, kc := st.x, st.centers
-	if st.kernelCols != nil {
-		kx, kc = columns(st.x, st.kernelCols), columns(st.centers, st.kernelCols)
-	}
-	d2, err := sqDistT(ctx, p.workers, kx, kc, order)
+	choices, err := sweep(ctx, p, sd, st.widths, len(st.ridges), kernelT, cellOf)
 	if err != nil {
 		return nil, StageCV{}, err
 	}
-	kt := make([]float64, b*n)
-
-	coords := make([]coordFit, d)
-	for j := range coords {
-		coords[j] = coordFit{scores: make([]float64, W*L), best: math.Inf(1), bw: -1, bl: -1,
-			g: make([]float64, b*b), h: make([]float64, b)}
-		if st.linear {
-			coords[j].c, coords[j].r = make([]float64, b*q), make([]float64, q)
-		}
+	cv, chosen, err := stageReport(st.name, st.widths, st.ridges, choices)
+	if err != nil {
+		return nil, StageCV{}, err
 	}
-	scratch := make([]*stageScratch, max(1, p.workers))
-	newScratch := func() *stageScratch {
-		s := &stageScratch{psi: make([]float64, b*n), gf: make([][]float64, k), hf: make([][]float64, k),
-			g: make([]float64, b*b), h: make([]float64, b), row: make([]float64, L), cv: newCVScorer(b, L)}
-		for f := range s.gf {
-			s.gf[f], s.hf[f] = make([]float64, b*b), make([]float64, b)
-		}
-		if st.linear {
-			s.lin = &linSums{q: q, cf: make([][]float64, k), lf: lf, rf: make([][]float64, k),
-				cTot: make([]float64, b*q), lTot: lTot, rTot: make([]float64, q)}
-			for f := 0; f < k; f++ {
-				s.lin.cf[f], s.lin.rf[f] = make([]float64, b*q), make([]float64, q)
+	theta, err := refitStage(ctx, p.workers, st.name, sd, best, choices, st.ridges)
+	if err != nil {
+		return nil, StageCV{}, err
+	}
+	return newDerivModel(st.centers, theta, chosen), cv, nil
+}
+
+// stageData is the data of a stage in fold order: position p holds row
+// order[p] of the data, so that every fold is a contiguous range.
+type stageData struct {
+	n, b, d int
+	part    partition
+	xT, aT  []float64  // d×n: coordinate j at position p is xT[j·n+p]; aT nil for a = 0
+	cT      *mat.Dense // d×b: the centers, transposed
+	d2      []float64  // b×n squared distances between centers and points
+}
+
+// newStageData lays out x (n×d) and a (n×d, or nil) in fold order.
+func newStageData(x, a, centers *mat.Dense, part partition) *stageData {
+	n, d := x.Dims()
+	b, _ := centers.Dims()
+	sd := &stageData{n: n, b: b, d: d, part: part, xT: make([]float64, d*n), cT: mat.DenseCopyOf(centers.T())}
+	if a != nil {
+		sd.aT = make([]float64, d*n)
+	}
+	for p, i := range part.order {
+		for j := 0; j < d; j++ {
+			sd.xT[j*n+p] = x.At(i, j)
+			if a != nil {
+				sd.aT[j*n+p] = a.At(i, j)
 			}
 		}
-		return s
 	}
+	return sd
+}
 
+// distances sets sd.d2 to the squared distances between the rows of
+// centers and of x, taken in fold order.
+func (sd *stageData) distances(ctx context.Context, workers int, x, centers *mat.Dense) error {
+	var err error
+	sd.d2, err = sqDistT(ctx, workers, x, centers, sd.part.order)
+	return err
+}
+
+// coordSums is the basis of one coordinate at one width and its per-fold
+// sums: one goroutine's workspace.
+type coordSums struct {
+	psi    []float64   // b×n basis values ψ_kj, in fold order
+	gf, hf [][]float64 // per fold: Σψψᵀ (lower triangle, b×b) and Σr (b)
+	g, h   []float64   // their totals over the folds
+}
+
+func newCoordSums(sd *stageData) *coordSums {
+	b, k := sd.b, sd.part.folds()
+	c := &coordSums{psi: make([]float64, b*sd.n), gf: make([][]float64, k), hf: make([][]float64, k),
+		g: make([]float64, b*b), h: make([]float64, b)}
+	for f := range c.gf {
+		c.gf[f], c.hf[f] = make([]float64, b*b), make([]float64, b)
+	}
+	return c
+}
+
+// fill sets the basis of coordinate j for the kernel matrix kt (see
+// fillBasis for curv) and its per-fold and total sums.
+func (c *coordSums) fill(sd *stageData, kt []float64, j int, curv float64) {
+	n, b, part := sd.n, sd.b, sd.part
+	var aj []float64
+	if sd.aT != nil {
+		aj = sd.aT[j*n : (j+1)*n]
+	}
+	fillBasis(c.psi, c.hf, kt, sd.cT.RawRowView(j), sd.xT[j*n:(j+1)*n], aj, curv, part.bounds)
+	clear(c.g)
+	clear(c.h)
+	for f := 0; f < part.folds(); f++ {
+		blas64.Syrk(blas.NoTrans, 1,
+			blas64.General{Rows: b, Cols: part.size(f), Stride: n, Data: c.psi[part.bounds[f]:]},
+			0, blas64.Symmetric{N: b, Stride: b, Uplo: blas.Lower, Data: c.gf[f]})
+		for i := 0; i < b; i++ {
+			gi, fi := c.g[i*b:i*b+i+1], c.gf[f][i*b:i*b+i+1]
+			for col, v := range fi {
+				gi[col] += v
+			}
+			c.h[i] += c.hf[f][i]
+		}
+	}
+}
+
+// bestSums holds, for every coordinate, the total sums at its best width so
+// far, from which refitStage solves.
+type bestSums struct {
+	g, h [][]float64
+}
+
+func newBestSums(b, d int) *bestSums {
+	s := &bestSums{g: make([][]float64, d), h: make([][]float64, d)}
+	for j := range s.g {
+		s.g[j], s.h[j] = make([]float64, b*b), make([]float64, b)
+	}
+	return s
+}
+
+// cell scores the (width, coordinate) cells of a stage on one goroutine.
+type cell interface {
+	// score sets row[l] to the mean held-out score of ridge l for
+	// coordinate j, given the kernel matrix kt at width sigma.
+	score(kt []float64, j int, sigma float64, row []float64)
+	// keep records the sums of the last score as coordinate j's best.
+	keep(j int)
+}
+
+// kernelCell is the cell of the paper's least-squares stages.
+type kernelCell struct {
+	sd     *stageData
+	sums   *coordSums
+	cv     *cvScorer
+	ridges []float64
+	best   *bestSums
+}
+
+func (c *kernelCell) score(kt []float64, j int, sigma float64, row []float64) {
+	c.sums.fill(c.sd, kt, j, 1/(sigma*sigma))
+	c.cv.scores(c.sd.part, c.sums.gf, c.sums.hf, c.sums.g, c.sums.h, c.ridges, row)
+}
+
+func (c *kernelCell) keep(j int) {
+	copy(c.best.g[j], c.sums.g)
+	copy(c.best.h[j], c.sums.h)
+}
+
+// choice is the cross-validation outcome of one coordinate.
+type choice struct {
+	scores []float64 // widths×ridges held-out scores, row-major
+	best   float64   // the lowest score
+	w, l   int       // its width and ridge indices; −1 if every candidate failed
+}
+
+// kernelFunc fills kt (b×n) with the kernel values at width sigma for the
+// squared distances d2.
+type kernelFunc func(ctx context.Context, workers int, kt, d2 []float64, b int, sigma float64) error
+
+// sweep cross-validates every (width, ridge) pair of every coordinate: for
+// each width it forms the b×n kernel matrix once and then, in parallel over
+// the d coordinates, scores every ridge with the cell of the worker
+// (cellOf(w) returns worker w's cell). The pair with the lowest mean score
+// wins; ties go to the smaller width index, then to the smaller ridge
+// index. Progress counts (width, coordinate) cells.
+func sweep(ctx context.Context, p *plan, sd *stageData, widths []float64, L int, kernel kernelFunc, cellOf func(w int) cell) ([]choice, error) {
+	W, d := len(widths), sd.d
+	choices := make([]choice, d)
+	for j := range choices {
+		choices[j] = choice{scores: make([]float64, W*L), best: math.Inf(1), w: -1, l: -1}
+	}
+	rows := make([][]float64, max(1, p.workers))
 	done, total := 0, W*d
 	report := func() {
 		done++
-		if p.progress != nil {
-			p.progress(Progress{Stage: st.name, Done: done, Total: total})
-		}
+		p.progress.report(done, total)
 	}
-	for w, sigma := range st.widths {
-		if err := kernelT(ctx, p.workers, kt, d2, b, sigma, st.noSelf); err != nil {
-			return nil, StageCV{}, err
+	kt := make([]float64, sd.b*sd.n)
+	for w, sigma := range widths {
+		if err := kernel(ctx, p.workers, kt, sd.d2, sd.b, sigma); err != nil {
+			return nil, err
 		}
 		err := parallelFor(ctx, p.workers, d, func(wk, j int) error {
-			if scratch[wk] == nil {
-				scratch[wk] = newScratch()
+			if rows[wk] == nil {
+				rows[wk] = make([]float64, L)
 			}
-			s := scratch[wk]
-			var aj []float64
-			if aT != nil {
-				aj = aT[j*n : (j+1)*n]
-			}
-			fillBasis(s.psi, s.hf, kt, cT.RawRowView(j), xT[j*n:(j+1)*n], aj, sigma, bounds, inKernel[j])
-			clear(s.g)
-			clear(s.h)
-			for f := 0; f < k; f++ {
-				blas64.Syrk(blas.NoTrans, 1,
-					blas64.General{Rows: b, Cols: st.part.size(f), Stride: n, Data: s.psi[bounds[f]:]},
-					0, blas64.Symmetric{N: b, Stride: b, Uplo: blas.Lower, Data: s.gf[f]})
-				for i := 0; i < b; i++ {
-					gi, fi := s.g[i*b:i*b+i+1], s.gf[f][i*b:i*b+i+1]
-					for c, v := range fi {
-						gi[c] += v
-					}
-					s.h[i] += s.hf[f][i]
-				}
-			}
-			if st.linear {
-				s.linearSums(st.part, lrows, aj, j, b, n)
-			}
-			s.cv.scores(st.part, s.gf, s.hf, s.g, s.h, s.lin, st.ridges, s.row)
-
-			c := &coords[j]
-			copy(c.scores[w*L:(w+1)*L], s.row)
+			c, row := cellOf(wk), rows[wk]
+			c.score(kt, j, sigma, row)
+			ch := &choices[j]
+			copy(ch.scores[w*L:(w+1)*L], row)
 			improved := false
-			for l, v := range s.row {
-				if v < c.best {
-					c.best, c.bw, c.bl, improved = v, w, l, true
+			for l, v := range row {
+				if v < ch.best {
+					ch.best, ch.w, ch.l, improved = v, w, l, true
 				}
 			}
 			if improved {
-				copy(c.g, s.g)
-				copy(c.h, s.h)
-				if st.linear {
-					copy(c.c, s.lin.cTot)
-					copy(c.r, s.lin.rTot)
-				}
+				c.keep(j)
 			}
 			return nil
 		}, report)
 		if err != nil {
-			return nil, StageCV{}, err
+			return nil, err
 		}
 	}
+	return choices, nil
+}
 
-	// Refit every coordinate on all n rows with its chosen pair.
-	theta := mat.NewDense(b, d, nil)
-	chosen := make([]float64, d)
-	cv := StageCV{Name: st.name, Widths: st.widths, Ridges: st.ridges, Coords: make([]Selection, d)}
-	for j, c := range coords {
-		if c.bw < 0 {
-			return nil, StageCV{}, fmt.Errorf("%w: stage %q, coordinate %d: every (width, ridge) candidate failed", ErrSingular, st.name, j)
+// stageReport returns the StageCV of the choices and every coordinate's
+// chosen width, or an ErrSingular error naming a coordinate for which every
+// candidate failed.
+func stageReport(name string, widths, ridges []float64, choices []choice) (StageCV, []float64, error) {
+	W, L := len(widths), len(ridges)
+	cv := StageCV{Name: name, Widths: widths, Ridges: ridges, Coords: make([]Selection, len(choices))}
+	chosen := make([]float64, len(choices))
+	for j, c := range choices {
+		if c.w < 0 {
+			return StageCV{}, nil, fmt.Errorf("%w: stage %q, coordinate %d: every (width, ridge) candidate failed", ErrSingular, name, j)
 		}
-		chosen[j] = st.widths[c.bw]
-		cv.Coords[j] = Selection{Width: st.widths[c.bw], Ridge: st.ridges[c.bl], Score: c.best,
-			Scores: mat.NewDense(W, L, c.scores)}
+		chosen[j] = widths[c.w]
+		cv.Coords[j] = Selection{Width: widths[c.w], Ridge: ridges[c.l], Score: c.best, Scores: mat.NewDense(W, L, c.scores)}
 	}
-	var lin []float64
-	if st.linear {
-		lin = make([]float64, d*q)
-	}
-	_ = ld
-	isNull := make([]bool, d)
-	if st.nullZ > 0 || st.lossOut != nil || st.zOut != nil {
-		nc := &nullChecker{st: st, n: n, b: b, q: q, order: order, xT: xT, aT: aT, cT: cT, d2: d2,
-			inKernel: inKernel, lrows: lrows, lf: lf, lTot: lTot, newScratch: newScratch}
-		losses := make([][]float64, d)
-		err := parallelFor(ctx, p.workers, d, func(wk, j int) error {
-			if scratch[wk] == nil {
-				scratch[wk] = newScratch()
-			}
-			model, null := nc.perSample(scratch[wk], j, coords[j].bw, coords[j].bl)
-			z := pairedZ(model, null)
-			if st.zOut != nil {
-				st.zOut[j] = z
-			}
-			if st.nullZ > 0 {
-				isNull[j] = !(z < -st.nullZ)
-			}
-			if isNull[j] {
-				losses[j] = null
-			} else {
-				losses[j] = model
-			}
-			return nil
-		}, nil)
-		if err != nil {
-			return nil, StageCV{}, err
-		}
-		if st.lossOut != nil {
-			clear(st.lossOut)
-			for j := 0; j < d; j++ {
-				for pp, i := range order {
-					st.lossOut[i] += losses[j][pp]
-				}
-			}
-		}
-	}
-	scorers := make([]*cvScorer, max(1, p.workers))
-	err = parallelFor(ctx, p.workers, d, func(wk, j int) error {
+	return cv, chosen, nil
+}
+
+// refitStage solves every coordinate's problem on all n rows with its chosen
+// ridge and returns θ̂ (b×d, column j for coordinate j).
+func refitStage(ctx context.Context, workers int, name string, sd *stageData, best *bestSums, choices []choice, ridges []float64) (*mat.Dense, error) {
+	theta := mat.NewDense(sd.b, sd.d, nil)
+	scorers := make([]*cvScorer, max(1, workers))
+	err := parallelFor(ctx, workers, sd.d, func(wk, j int) error {
 		if scorers[wk] == nil {
-			scorers[wk] = newCVScorer(b, 1)
+			scorers[wk] = newCVScorer(sd.b, 1)
 		}
-		c := &coords[j]
-		var ls *linSums
-		if st.linear {
-			ls = &linSums{q: q, cTot: c.c, lTot: lTot, rTot: c.r}
-		}
-		th, a, ok := scorers[wk].refit(c.g, c.h, ls, n, st.ridges[c.bl])
-		if ok && isNull[j] {
-			// The null model: no kernel part; the linear part alone.
-			clear(th)
-			if ls != nil {
-				zero := make([]float64, b)
-				sc := scorers[wk]
-				inv := 1 / float64(n)
-				if lw := sc.profile(ls, -1, inv); lw != nil {
-					sc.linearCoefs(ls, lw, zero, 1)
-					a = append(a[:0], lw.a[:q]...)
-				}
-			}
-		}
+		ridge := ridges[choices[j].l]
+		th, ok := scorers[wk].refit(best.g[j], best.h[j], sd.n, ridge)
 		if !ok {
-			return fmt.Errorf("%w: stage %q, coordinate %d: refit with λ = %g failed", ErrSingular, st.name, j, st.ridges[c.bl])
+			return fmt.Errorf("%w: stage %q, coordinate %d: refit with λ = %g failed", ErrSingular, name, j, ridge)
 		}
 		theta.SetCol(j, th)
-		if st.linear {
-			copy(lin[j*q:(j+1)*q], a)
-		}
 		return nil
 	}, nil)
-	if err != nil {
-		return nil, StageCV{}, err
-	}
-	m := newDerivModel(st.centers, theta, chosen)
-	m.lin = lin
-	if st.kernelCols != nil {
-		m.kcols = make([]bool, d)
-		for _, c := range st.kernelCols {
-			m.kcols[c] = true
-		}
-	}
-	return m, cv, nil
-}
-
-// linearSums sets the per-fold sums of ψℓᵀ and of the linear term
-// r_ℓ = ∂_jℓ + ℓ·a for coordinate j (ψ in s.psi, aj nil for a = 0).
-func (s *stageScratch) linearSums(part partition, lrows, aj []float64, j, b, n int) {
-	q := s.lin.q
-	clear(s.lin.cTot)
-	clear(s.lin.rTot)
-	for f := 0; f < part.folds(); f++ {
-		lo, m := part.bounds[f], part.size(f)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: b, Cols: m, Stride: n, Data: s.psi[lo:]},
-			blas64.General{Rows: m, Cols: q, Stride: q, Data: lrows[lo*q:]},
-			0, blas64.General{Rows: b, Cols: q, Stride: q, Data: s.lin.cf[f]})
-		rf := s.lin.rf[f]
-		clear(rf)
-		rf[j] = float64(m) // Σ ∂_j x_j
-		if aj != nil {
-			for p := lo; p < lo+m; p++ {
-				for c := 0; c < q; c++ {
-					rf[c] += lrows[p*q+c] * aj[p]
-				}
-			}
-		}
-		for i, v := range s.lin.cf[f] {
-			s.lin.cTot[i] += v
-		}
-		for i, v := range rf {
-			s.lin.rTot[i] += v
-		}
-	}
-}
-
-// columns returns the given columns of a.
-func columns(a *mat.Dense, cols []int) *mat.Dense {
-	r, _ := a.Dims()
-	out := mat.NewDense(r, len(cols), nil)
-	for i := 0; i < r; i++ {
-		for k, c := range cols {
-			out.Set(i, k, a.At(i, c))
-		}
-	}
-	return out
-}
-
-// nullChecker computes, for one coordinate and its chosen (width, ridge),
-// the z-score of the per-sample paired difference between the held-out
-// losses of the fitted model and of the null model.
-type nullChecker struct {
-	st         stage
-	n, b, q    int
-	order      []int
-	xT, aT, d2 []float64
-	cT         *mat.Dense
-	inKernel   []bool
-	lrows      []float64
-	lf         [][]float64
-	lTot       []float64
-	newScratch func() *stageScratch
-}
-
-// perSample returns, in fold order, every row's held-out loss
-// f² + 2(∂_j f + f·a) under the model with the chosen (width, ridge) and
-// under the null model, each row predicted by the fit without its fold.
-func (nc *nullChecker) perSample(s *stageScratch, j, w, l int) (model, null []float64) {
-	st, n, b, q := nc.st, nc.n, nc.b, nc.q
-	sigma := st.widths[w]
-	model, null = make([]float64, n), make([]float64, n)
-	if s.kt == nil {
-		s.kt, s.ktWidth = make([]float64, b*n), -1
-	}
-	kt := s.kt
-	if s.ktWidth != w {
-		s.ktWidth = -1
-		if kernelT(context.Background(), 1, kt, nc.d2, b, sigma, st.noSelf) != nil {
-			return model, null
-		}
-		s.ktWidth = w
-	}
-	var aj []float64
-	if nc.aT != nil {
-		aj = nc.aT[j*n : (j+1)*n]
-	}
-	xj := nc.xT[j*n : (j+1)*n]
-	cj := nc.cT.RawRowView(j)
-	fillBasis(s.psi, s.hf, kt, cj, xj, aj, sigma, st.part.bounds, nc.inKernel[j])
-	clear(s.g)
-	clear(s.h)
-	k := st.part.folds()
-	bounds := st.part.bounds
-	for f := 0; f < k; f++ {
-		blas64.Syrk(blas.NoTrans, 1,
-			blas64.General{Rows: b, Cols: st.part.size(f), Stride: n, Data: s.psi[bounds[f]:]},
-			0, blas64.Symmetric{N: b, Stride: b, Uplo: blas.Lower, Data: s.gf[f]})
-		for i := 0; i < b; i++ {
-			for c := 0; c <= i; c++ {
-				s.g[i*b+c] += s.gf[f][i*b+c]
-			}
-			s.h[i] += s.hf[f][i]
-		}
-	}
-	if st.linear {
-		s.linearSums(st.part, nc.lrows, aj, j, b, n)
-	}
-	fits := s.cv.foldFits(st.part, s.gf, s.hf, s.g, s.h, s.lin, st.ridges[l])
-
-	// Per-sample held-out losses: f² + 2(∂_j f + f·a) for the model and
-	// for the null model, on every row (each is held out once).
-	inv := 1 / (sigma * sigma)
-	if !nc.inKernel[j] {
-		inv = 0
-	}
-	for f := 0; f < k; f++ {
-		ff := fits[f]
-		if !ff.ok {
-			return model, null
-		}
-		for p := bounds[f]; p < bounds[f+1]; p++ {
-			var fv, df float64
-			for c := 0; c < b; c++ {
-				kv := kt[c*n+p]
-				if kv == 0 || ff.theta[c] == 0 {
-					continue
-				}
-				diff := cj[c] - xj[p]
-				fv += ff.theta[c] * diff * kv
-				df += ff.theta[c] * (diff*diff*inv - 1) * kv
-			}
-			var f0, df0 float64
-			if st.linear {
-				row := nc.lrows[p*q : (p+1)*q]
-				for c, v := range row {
-					fv += ff.a[c] * v
-					f0 += ff.a0[c] * v
-				}
-				df += ff.a[j]
-				df0 += ff.a0[j]
-			}
-			av := 0.0
-			if aj != nil {
-				av = aj[p]
-			}
-			model[p] = fv*fv + 2*(df+fv*av)
-			null[p] = f0*f0 + 2*(df0+f0*av)
-		}
-	}
-	return model, null
-}
-
-// pairedZ is the z-score of the mean of a − b over rows.
-func pairedZ(a, b []float64) float64 {
-	n := float64(len(a))
-	var sum, sumSq float64
-	for i := range a {
-		dlt := a[i] - b[i]
-		sum += dlt
-		sumSq += dlt * dlt
-	}
-	mean := sum / n
-	vr := (sumSq/n - mean*mean) / (n - 1)
-	if !(vr > 0) {
-		return 0
-	}
-	return mean / math.Sqrt(vr)
+	return theta, err
 }

@@ -123,11 +123,21 @@ func basisFrom(u *mat.Dense, dim int, back func(mat.Matrix) *mat.Dense) (*mat.De
 	if err != nil {
 		return nil, nil, err
 	}
-	q, ok := orthonormal(back(b))
-	if !ok {
-		return nil, nil, fmt.Errorf("%w: basis lost rank when mapped back to the data's coordinates", ErrSingular)
+	q, err := mapBack(b, back)
+	if err != nil {
+		return nil, nil, err
 	}
 	return q, vals, nil
+}
+
+// mapBack maps a basis b to the caller's coordinates with back and
+// orthonormalises it.
+func mapBack(b mat.Matrix, back func(mat.Matrix) *mat.Dense) (*mat.Dense, error) {
+	q, ok := orthonormal(back(b))
+	if !ok {
+		return nil, fmt.Errorf("%w: basis lost rank when mapped back to the data's coordinates", ErrSingular)
+	}
+	return q, nil
 }
 
 // completeFrame returns an orthonormal d×d matrix whose first m columns

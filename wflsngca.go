@@ -2,7 +2,6 @@ package ngca
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -65,114 +64,79 @@ type WFLSNGCA struct {
 	// serial. Results are bit-identical for any value.
 	Workers int
 	// Progress, if not nil, is called from the goroutine that called Fit as
-	// cross-validation proceeds, with Stage "lsldg" and then "v" (the
-	// robust variant has more stages: see RobustOptions).
+	// cross-validation proceeds, with Stage "lsldg" (Step 1) and then "v"
+	// (Step 2 of 2).
 	Progress func(Progress)
-	// Robust, if not nil, selects the robust variant of WF-LSNGCA
-	// (RobustOptions, docs/robust.md): it keeps the faithful method's
-	// accuracy on the paper's data and also works when the covariance is
-	// ill-conditioned, in higher dimensions and, within limits, when the
-	// non-Gaussian subspace is not along coordinate axes. nil means the
-	// faithful method of the paper. Its zero value is the recommended
-	// setting.
-	Robust *RobustOptions
 }
 
 // Fit estimates the non-Gaussian index space of the rows of x (n×d). It
 // returns an error wrapping one of the package's sentinels for invalid
-// data or configuration, or the context's error if ctx is done.
+// data or configuration, or the context's error if ctx is done. The
+// Result's Report is an *LSReport.
 func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw := newStopwatch()
 	pr, err := prepare(ctx, x, w.config(), w.Dim, true)
 	if err != nil {
 		return nil, err
 	}
-	if w.Robust != nil {
-		return w.fitRobust(ctx, pr, sw)
-	}
-	st, err := fitWF(ctx, pr, sw)
+	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil))
+	sw.lap("prepare")
+	fit := func(ctx context.Context, st stage) (rowModel, StageCV, error) { return fitStage(ctx, st, &pr.plan) }
+	v, cv, err := twoStages(ctx, pr, s1, s2, fit, fit, sw)
 	if err != nil {
 		return nil, err
 	}
-	basis, eig, err := basisFrom(st.v, w.Dim, pr.scale.unscale)
+	basis, eig, err := basisFrom(v, w.Dim, pr.scale.unscale)
 	if err != nil {
 		return nil, err
 	}
 	sw.lap("eigen")
-	return &Result{Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean,
-		CV: st.cv, Timings: sw.total()}, nil
+	return &Result{Method: "WF-LSNGCA", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Timings: sw.total(),
+		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, CV: cv}}, nil
 }
 
 func (w *WFLSNGCA) config() config {
 	return config{kernel: true, numCenters: w.NumCenters, centers: w.Centers, widths: w.Widths, ridges: w.Ridges,
 		vWidths: w.VWidths, vRidges: w.VRidges,
-		folds: w.Folds, src: w.Src, workers: w.Workers, progress: w.Progress}
+		folds: w.Folds, src: w.Src, workers: w.Workers, progress: w.Progress, steps: 2}
 }
 
-// wfStages is the outcome of the two stages of WF-LSNGCA.
-type wfStages struct {
-	g, vModel *derivModel // stage-1 ∇log p model and stage-2 v model
-	a         *mat.Dense  // aᵢⱼ = ∇g_j(xᵢ)ᵀxᵢ
-	v         *mat.Dense  // v̂(xᵢ), n×d
-	cv        []StageCV
+// wfStages returns the two stages of Algorithm 1 on the standardised data
+// with the given centers, drawing a new partition for each from pr.rng.
+func (pr *prepared) wfStages(centers *mat.Dense) (s1, s2 stage) {
+	s1 = stage{name: "lsldg", x: pr.z, centers: centers, widths: pr.widths, ridges: pr.ridges,
+		part: newPartition(pr.rng, pr.n, pr.folds)}
+	s2 = stage{name: "v", x: pr.z, centers: centers, widths: pr.vWidths, ridges: pr.vRidges,
+		part: newPartition(pr.rng, pr.n, pr.folds)}
+	return s1, s2
 }
 
-// fitWF runs both stages of WF-LSNGCA on the standardised data of pr.
-func fitWF(ctx context.Context, pr *prepared, sw *stopwatch) (*wfStages, error) {
-	centers := pr.centersFrom(pr.z, nil)
-	part1 := newPartition(pr.rng, pr.n, pr.folds)
-	part2 := newPartition(pr.rng, pr.n, pr.folds)
-	sw.lap("prepare")
+// stageFitter fits one least-squares stage.
+type stageFitter func(ctx context.Context, st stage) (rowModel, StageCV, error)
 
-	g, cv1, err := fitStage(ctx, stage{name: "lsldg", x: pr.z, centers: centers,
-		widths: pr.widths, ridges: pr.ridges, part: part1}, &pr.plan)
+// twoStages runs the two stages of Algorithm 1 on the standardised data
+// pr.z: fit1 estimates g ≈ ∇log p from s1; with aᵢⱼ = ∇g_j(xᵢ)ᵀxᵢ, fit2
+// estimates v from s2 (whose a it sets). It returns v̂(xᵢ) (n×d) and the
+// stages' cross-validation reports.
+func twoStages(ctx context.Context, pr *prepared, s1, s2 stage, fit1, fit2 stageFitter, sw *stopwatch) (*mat.Dense, []StageCV, error) {
+	g, cv1, err := fit1(ctx, s1)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	a := mat.NewDense(pr.n, pr.d, nil)
-	if err := g.eval(ctx, pr.workers, pr.z, mat.NewDense(pr.n, pr.d, nil), a); err != nil {
-		return nil, err
+	if err := evalRows(ctx, pr.workers, g, pr.z, mat.NewDense(pr.n, pr.d, nil), a); err != nil {
+		return nil, nil, err
 	}
 	sw.lap("lsldg")
-
-	v, cv2, err := fitStage(ctx, stage{name: "v", x: pr.z, a: a, centers: centers,
-		widths: pr.vWidths, ridges: pr.vRidges, part: part2}, &pr.plan)
+	s2.a = a
+	v, cv2, err := fit2(ctx, s2)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	vals := mat.NewDense(pr.n, pr.d, nil)
-	if err := v.eval(ctx, pr.workers, pr.z, vals, nil); err != nil {
-		return nil, err
+	if err := evalRows(ctx, pr.workers, v, pr.z, vals, nil); err != nil {
+		return nil, nil, err
 	}
 	sw.lap("v")
-	return &wfStages{g: g, vModel: v, a: a, v: vals, cv: []StageCV{cv1, cv2}}, nil
-}
-
-func (w *WFLSNGCA) fitRobust(ctx context.Context, pr *prepared, sw *stopwatch) (*Result, error) {
-	o, err := w.Robust.resolve(w.Dim, pr.d)
-	if err != nil {
-		return nil, err
-	}
-	rf, err := fitRobust(ctx, pr, w.Dim, o, sw)
-	if err != nil {
-		return nil, err
-	}
-	back := func(b *mat.Dense) *mat.Dense {
-		if b == nil {
-			return nil
-		}
-		q, ok := orthonormal(pr.scale.unscale(b))
-		if !ok {
-			return nil
-		}
-		return q
-	}
-	basis := back(rf.basis)
-	if basis == nil {
-		return nil, fmt.Errorf("%w: basis lost rank when mapped back to the data's coordinates", ErrSingular)
-	}
-	rf.report.Equivariant = back(rf.report.Equivariant)
-	rf.report.Axes = back(rf.axes)
-	return &Result{Basis: basis, Eigenvalues: rf.eig, Mean: pr.scale.mean, CV: rf.cv,
-		Timings: sw.total(), Robust: rf.report}, nil
+	return vals, []StageCV{cv1, cv2}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/ngca-go/ngca/internal/dataio"
+	"github.com/ngca-go/ngca/internal/methods"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -19,7 +20,7 @@ type basisFile struct {
 	basis *mat.Dense // d×M
 	// From the JSON only (nil or empty for a CSV basis):
 	mean, eigenvalues []float64
-	method            string
+	label             string // the estimator's name
 	columns           []string
 	labelColumn       string
 }
@@ -48,6 +49,7 @@ func readBasis(path string) (*basisFile, error) {
 func readBasisJSON(path string, data []byte) (*basisFile, error) {
 	var j struct {
 		Method      string       `json:"method"`
+		Label       string       `json:"label"`
 		Columns     []string     `json:"columns"`
 		LabelColumn string       `json:"label_column"`
 		Basis       [][]*float64 `json:"basis"`
@@ -81,7 +83,7 @@ func readBasisJSON(path string, data []byte) (*basisFile, error) {
 			b.Set(i, k, *v)
 		}
 	}
-	bf := &basisFile{name: path, basis: b, method: j.Method, columns: j.Columns, labelColumn: j.LabelColumn}
+	bf := &basisFile{name: path, basis: b, label: estimatorLabel(j.Method, j.Label), columns: j.Columns, labelColumn: j.LabelColumn}
 	var err error
 	if bf.mean, err = jsonVector(path, "mean", j.Mean); err != nil {
 		return nil, err
@@ -93,6 +95,19 @@ func readBasisJSON(path string, data []byte) (*basisFile, error) {
 		return nil, err
 	}
 	return bf, nil
+}
+
+// estimatorLabel returns the name of the estimator of a JSON basis: its
+// label, or for a file written before fit wrote labels, the label of its
+// method key (or the key itself if the registry does not know it).
+func estimatorLabel(key, label string) string {
+	if label != "" || key == "" {
+		return label
+	}
+	if m, err := methods.Lookup(key); err == nil {
+		return m.Label
+	}
+	return key
 }
 
 // jsonVector converts a JSON list of numbers, which must not hold null.

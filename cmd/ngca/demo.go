@@ -20,13 +20,14 @@ func init() {
 
 Generates the artificial data of Shiino et al. (ACML 2017, §4.2): a 2-D
 non-Gaussian signal in columns 1-2 and d-2 correlated Gaussian noise columns
-whose covariance gets worse conditioned as r grows. Fits WF-LSNGCA, LSNGCA,
-MIPP and the robust variant of WF-LSNGCA to each data set (m = 2, default
-settings) and prints the subspace error ε (0 = the true subspace, 1 =
-orthogonal to it) and the time per fit. With -rotate every data set is
-turned by a random rotation, so the non-Gaussian subspace no longer lies
-along coordinate axes, as in most real data. A progress bar is drawn on
-stderr when it is a terminal (otherwise one line a minute after the first).
+whose covariance gets worse conditioned as r grows. Fits every estimator
+(` + joinAnd(labels(methods.All())) + `) to each
+data set (m = 2, default settings) and prints the subspace error ε (0 = the
+true subspace, 1 = orthogonal to it) and the time per fit. With -rotate
+every data set is turned by a random rotation, so the non-Gaussian subspace
+no longer lies along coordinate axes, as in most real data. A progress bar
+is drawn on stderr when it is a terminal (otherwise one line a minute after
+the first).
 
 Examples:
   ngca demo
@@ -76,9 +77,10 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		}
 		for _, m := range ms {
 			base := bar.Done()
-			prog := func(p ngca.Progress) { bar.Set(base + m.Fraction(p)) }
+			prog := func(p ngca.Progress) { bar.Set(base + p.Fraction()) }
 			start := time.Now()
-			res, err := m.New(2, *workers, rand.NewPCG(*seed, 1000+uint64(k)), prog).Fit(ctx, x)
+			s := methods.Settings{Dim: 2, Workers: *workers, Src: rand.NewPCG(*seed, 1000+uint64(k)), Progress: prog}
+			res, err := m.New(s).Fit(ctx, x)
 			if err != nil {
 				bar.Finish()
 				return fmt.Errorf("%s on (%v): %w", m.Label, dist, err)

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/dataio"
+	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
 )
 
@@ -21,35 +21,14 @@ import (
 // means Src = rand.NewPCG(S, 0), so -seed 0 is the library's default.
 const seedStream = 0
 
-// Library defaults, as documented on the estimators' fields, reported in the
-// JSON output.
-const (
-	libDefaultCenters    = 100
-	libDefaultFolds      = 5
-	libDefaultIterations = 10
-	libDefaultThreshold  = 1.6
-)
+// defaultMethod is the estimator that fit and plot run without -method: a
+// key (or alias) of the registry in internal/methods. It is the faithful
+// WF-LSNGCA for now; the choice is to be made from measurements (see
+// "Which estimator?" in the README), and this is the one place to change.
+const defaultMethod = "wflsngca"
 
-// fitMethod is an estimator the command can fit.
-type fitMethod struct {
-	name, title string
-	stages      int      // progress stages of a fit
-	flags       []string // the method-specific flags that apply to it
-}
-
-var fitMethods = []fitMethod{
-	{"wflsngca", "WF-LSNGCA", 2, []string{"centers", "widths", "ridges", "vwidths", "vridges", "folds", "robust"}},
-	{"lsngca", "LSNGCA", 1, []string{"centers", "widths", "ridges", "folds"}},
-	{"mipp", "MIPP", 1, []string{"iterations", "threshold"}},
-}
-
-// methodFlagNames lists the flags that apply to some methods only.
-var methodFlagNames = []string{"centers", "widths", "ridges", "vwidths", "vridges", "folds", "robust", "iterations", "threshold"}
-
-// robustStages is the number of progress stages of a robust WF-LSNGCA fit.
-const robustStages = 7
-
-// fitArgs are the flags that choose and configure an estimator.
+// fitArgs are the flags that choose and configure an estimator. The flags
+// of its settings are named as in methods.SettingNames.
 type fitArgs struct {
 	method                           string
 	dim                              int
@@ -60,56 +39,84 @@ type fitArgs struct {
 	folds                            int
 	iterations                       int
 	threshold                        float64
-	robust                           bool
 }
 
-// fitFlagGroups lists the flags of fitArgs, for the help.
-var fitFlagGroups = []flagGroup{
-	{"Estimator", []string{"method", "dim", "seed", "workers"}},
-	{"WF-LSNGCA and LSNGCA (defaults: the paper's settings)", []string{"centers", "widths", "ridges", "folds", "vwidths", "vridges", "robust"}},
-	{"MIPP", []string{"iterations", "threshold"}},
+// estimatorFlagNames are the flags of fitArgs that every estimator takes.
+var estimatorFlagNames = []string{"method", "dim", "seed", "workers"}
+
+// fitFlagGroups lists the flags of fitArgs, for the help: the estimator's
+// flags, then the settings grouped by the estimators they apply to.
+func fitFlagGroups() []flagGroup {
+	groups := []flagGroup{{"Estimator", estimatorFlagNames}}
+	index := map[string]int{}
+	for _, name := range methods.SettingNames() {
+		to := appliesTo(name)
+		key := methods.Keys(to)
+		k, ok := index[key]
+		if !ok {
+			k, index[key] = len(groups), len(groups)
+			groups = append(groups, flagGroup{title: "Settings of " + joinAnd(labels(to))})
+		}
+		groups[k].names = append(groups[k].names, name)
+	}
+	return groups
+}
+
+// appliesTo returns the estimators that the setting of the given name
+// applies to.
+func appliesTo(setting string) []methods.Method {
+	var out []methods.Method
+	for _, m := range methods.All() {
+		if m.Applies(setting) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func labels(ms []methods.Method) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Label
+	}
+	return out
+}
+
+// joinAnd joins items as "a, b and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 func (a *fitArgs) register(fs *flag.FlagSet, dimUsage string) {
-	fs.StringVar(&a.method, "method", "wflsngca", "`estimator`: wflsngca, lsngca or mipp (see \"Which estimator?\" in the README)")
+	fs.StringVar(&a.method, "method", defaultMethod, "`estimator`: one of "+methods.Names()+", or its name as tables print it (see \"Which estimator?\" in the README)")
 	fs.IntVar(&a.dim, "dim", 0, dimUsage)
 	fs.Uint64Var(&a.seed, "seed", 1, "random `seed`: the estimator's Src is rand.NewPCG(seed, 0), so -seed 0 gives the library's default (Src nil)")
 	fs.IntVar(&a.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
-	fs.IntVar(&a.centers, "centers", 0, "`number` of kernel centers b, drawn from the rows (0 = min(n, 100))")
-	fs.StringVar(&a.widths, "widths", "", "comma-separated `list` of kernel widths σ to cross-validate (default 10 values from 0.1 to 10, log-spaced; on standardised data)")
-	fs.StringVar(&a.ridges, "ridges", "", "comma-separated `list` of ridge parameters λ (default 10 values from 1e-5 to 10, log-spaced)")
-	fs.IntVar(&a.folds, "folds", 0, "`number` of cross-validation folds, at least 2 (0 = 5)")
-	fs.StringVar(&a.vwidths, "vwidths", "", "WF-LSNGCA stage-2 widths, a comma-separated `list` (default: -widths)")
-	fs.StringVar(&a.vridges, "vridges", "", "WF-LSNGCA stage-2 ridges, a comma-separated `list` (default: -ridges)")
-	fs.BoolVar(&a.robust, "robust", false, "WF-LSNGCA: use the robust variant (ill-conditioned data, more dimensions, subspaces off the axes; see docs/robust.md)")
-	fs.IntVar(&a.iterations, "iterations", 0, "`number` of evaluations of β per index function, at least 1 (0 = 10)")
-	fs.Float64Var(&a.threshold, "threshold", 0, "signal-to-noise `threshold` τ > 0 for keeping an index function (0 = 1.6)")
+	fs.IntVar(&a.centers, methods.SetCenters, 0, "`number` of kernel centers b, drawn from the rows (0 = min(n, 100))")
+	fs.StringVar(&a.widths, methods.SetWidths, "", "comma-separated `list` of kernel widths σ to cross-validate (default 10 values from 0.1 to 10, log-spaced; on standardised data)")
+	fs.StringVar(&a.ridges, methods.SetRidges, "", "comma-separated `list` of ridge parameters λ (default 10 values from 1e-5 to 10, log-spaced)")
+	fs.IntVar(&a.folds, methods.SetFolds, 0, "`number` of cross-validation folds, at least 2 (0 = 5)")
+	fs.StringVar(&a.vwidths, methods.SetVWidths, "", "stage-2 widths, a comma-separated `list` (default: -widths)")
+	fs.StringVar(&a.vridges, methods.SetVRidges, "", "stage-2 ridges, a comma-separated `list` (default: -ridges)")
+	fs.IntVar(&a.iterations, methods.SetIterations, 0, "`number` of evaluations of β per index function, at least 1 (0 = 10)")
+	fs.Float64Var(&a.threshold, methods.SetThreshold, 0, "signal-to-noise `threshold` τ > 0 for keeping an index function (0 = 1.6)")
 }
 
-// check validates the flags that do not depend on the data. set holds the
-// flags given on the command line.
-func (a *fitArgs) check(set map[string]bool) (fitMethod, error) {
-	var m fitMethod
-	found := false
-	for _, mm := range fitMethods {
-		if strings.EqualFold(a.method, mm.name) || strings.EqualFold(a.method, mm.title) {
-			m, found = mm, true
-		}
+// check validates the flags that do not depend on the data and returns the
+// estimator of -method. set holds the flags given on the command line.
+func (a *fitArgs) check(set map[string]bool) (methods.Method, error) {
+	m, err := methods.Lookup(a.method)
+	if err != nil {
+		return m, fmt.Errorf("%w: -method: %v", errUsage, err)
 	}
-	if !found {
-		return m, fmt.Errorf("%w: unknown -method %q (want wflsngca, lsngca or mipp)", errUsage, a.method)
-	}
-	for _, name := range methodFlagNames {
-		if !set[name] || slices.Contains(m.flags, name) {
-			continue
+	for _, name := range methods.SettingNames() {
+		if set[name] && !m.Applies(name) {
+			return m, fmt.Errorf("%w: -%s does not apply to -method %s (only to %s)", errUsage, name, m.Key,
+				joinAnd(strings.Split(methods.Keys(appliesTo(name)), ",")))
 		}
-		var to []string
-		for _, mm := range fitMethods {
-			if slices.Contains(mm.flags, name) {
-				to = append(to, mm.name)
-			}
-		}
-		return m, fmt.Errorf("%w: -%s does not apply to -method %s (only to %s)", errUsage, name, m.name, strings.Join(to, " and "))
 	}
 	switch {
 	case a.dim < 1 && !set["dim"]:
@@ -156,38 +163,25 @@ func parseGrid(name, s string) ([]float64, error) {
 	return g, nil
 }
 
-// estimator builds the estimator of method m with the flags' settings.
-func (a *fitArgs) estimator(m fitMethod, prog func(ngca.Progress)) ngca.Estimator {
-	src := rand.NewPCG(a.seed, seedStream)
+// settings returns the flags' settings of an estimator, reporting its
+// progress to prog.
+func (a *fitArgs) settings(prog func(ngca.Progress)) methods.Settings {
 	grid := func(name, s string) []float64 {
 		g, _ := parseGrid(name, s) // checked by check
 		return g
 	}
-	switch m.name {
-	case "lsngca":
-		return &ngca.LSNGCA{Dim: a.dim, NumCenters: a.centers, Widths: grid("widths", a.widths), Ridges: grid("ridges", a.ridges),
-			Folds: a.folds, Src: src, Workers: a.workers, Progress: prog}
-	case "mipp":
-		return &ngca.MIPP{Dim: a.dim, Iterations: a.iterations, Threshold: a.threshold, Src: src, Workers: a.workers, Progress: prog}
-	}
-	wf := &ngca.WFLSNGCA{Dim: a.dim, NumCenters: a.centers, Widths: grid("widths", a.widths), Ridges: grid("ridges", a.ridges),
+	return methods.Settings{Dim: a.dim, Workers: a.workers, Src: rand.NewPCG(a.seed, seedStream), Progress: prog,
+		Centers: a.centers, Folds: a.folds,
+		Widths: grid("widths", a.widths), Ridges: grid("ridges", a.ridges),
 		VWidths: grid("vwidths", a.vwidths), VRidges: grid("vridges", a.vridges),
-		Folds: a.folds, Src: src, Workers: a.workers, Progress: prog}
-	if a.robust {
-		wf.Robust = &ngca.RobustOptions{}
-	}
-	return wf
+		Iterations: a.iterations, Threshold: a.threshold}
 }
 
 // checkData checks the data of file name against the settings, so that
 // the usual mistakes get a message in the file's terms rather than the
 // library's.
-func (a *fitArgs) checkData(m fitMethod, t *dataio.Table, name string) error {
+func (a *fitArgs) checkData(m methods.Method, t *dataio.Table, name string) error {
 	n, d := t.X.Dims()
-	folds := a.folds
-	if folds == 0 {
-		folds = libDefaultFolds
-	}
 	switch {
 	case d < 2:
 		return fmt.Errorf("%s has %s; NGCA needs at least 2", name, countNoun(d, "data column"))
@@ -195,12 +189,12 @@ func (a *fitArgs) checkData(m fitMethod, t *dataio.Table, name string) error {
 		return fmt.Errorf("-dim %d is out of range: %s has %s, so -dim must be between 1 and %d", a.dim, name, countNoun(d, "data column"), d-1)
 	case n < 2:
 		return fmt.Errorf("%s has 1 row of data; NGCA needs many more", name)
-	case m.name != "mipp" && a.centers > n:
+	case m.Kernel && a.centers > n:
 		return fmt.Errorf("-centers %d exceeds the %s of %s", a.centers, countNoun(n, "row"), name)
-	case m.name != "mipp" && n < folds:
-		return fmt.Errorf("%s has %s, fewer than the %d cross-validation folds", name, countNoun(n, "row"), folds)
-	case m.name != "wflsngca" && n <= d:
-		return fmt.Errorf("%s has %s for %s; %s whitens the data and needs more rows than columns", name, countNoun(n, "row"), countNoun(d, "column"), m.title)
+	case m.Kernel && n < a.folds:
+		return fmt.Errorf("%s has %s, fewer than the %d cross-validation folds", name, countNoun(n, "row"), a.folds)
+	case m.Whitens && n <= d:
+		return fmt.Errorf("%s has %s for %s; %s whitens the data and needs more rows than columns", name, countNoun(n, "row"), countNoun(d, "column"), m.Label)
 	}
 	for j := 0; j < d; j++ {
 		v0, constant := t.X.At(0, j), true
@@ -226,30 +220,20 @@ func dataColumnName(t *dataio.Table, name string, j int) string {
 	return s + " of " + name
 }
 
-// fitTable fits method m to the data of file name, drawing a progress bar
-// on stderr when it is a terminal.
-func (a *fitArgs) fitTable(ctx context.Context, e *env, m fitMethod, t *dataio.Table, name string) (*ngca.Result, error) {
+// fitTable fits the estimator m to the data of file name, drawing a
+// progress bar on stderr when it is a terminal.
+func (a *fitArgs) fitTable(ctx context.Context, e *env, m methods.Method, t *dataio.Table, name string) (*ngca.Result, error) {
 	if err := a.checkData(m, t, name); err != nil {
 		return nil, err
 	}
-	if a.robust {
-		m.title, m.stages = m.title+" robust", robustStages
-	}
-	bar := progress.New(e.stderr, "fitting "+m.title, m.stages)
-	stage, last := -1, ""
-	prog := func(p ngca.Progress) {
-		if p.Stage != last {
-			stage, last = stage+1, p.Stage
-		}
-		bar.Set(float64(stage) + float64(p.Done)/float64(max(p.Total, 1)))
-	}
-	res, err := a.estimator(m, prog).Fit(ctx, t.X)
+	bar := progress.New(e.stderr, "fitting "+m.Label, 1)
+	res, err := m.New(a.settings(func(p ngca.Progress) { bar.Set(p.Fraction()) })).Fit(ctx, t.X)
 	if err == nil {
-		bar.Set(float64(m.stages))
+		bar.Set(1)
 	}
 	bar.Finish()
 	if err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", m.title, name, err)
+		return nil, fmt.Errorf("%s on %s: %w", m.Label, name, err)
 	}
 	return res, nil
 }

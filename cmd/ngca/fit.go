@@ -25,37 +25,36 @@ FILE is CSV, TSV or LIBSVM (see -format). A CSV/TSV header line is detected
 Every data cell must be a finite number; a bad cell is reported with its
 line and column.
 
-The JSON object has: method, input, format, n, d, dim; columns and
-label_column (when the file has a header); seed; settings (resolved
-centers and folds, or MIPP's iterations and threshold); basis (d lists of M
-numbers); eigenvalues (all d, descending: a gap after the M-th suggests M is
-right); mean (the column means, which transform subtracts); cv (per stage:
-its name, widths, ridges and per output coordinate the chosen width, ridge
-and score and the score grid scores[width][ridge]); kept (MIPP: index
-functions kept per family); robust (with -robust: the estimate returned,
-axes or equivariant, the switch statistic z, the data columns (numbered
-from 1, as cv's coord) of the kernels and of the coordinates the null test
-set to zero, and equivariant_error when the equivariant estimate could not
-be computed; the equivariant estimate has no eigenvalues); timings (step →
-seconds). A
-cross-validation score of +Inf (a candidate whose solve failed) is written
-as null, since JSON has no Inf.
+The JSON object has: method (the key of the estimator that ran, as -method
+takes it) and label (its name, as tables and plots print it); input, format,
+n, d, dim; columns and label_column (when the file has a header); seed;
+settings (the settings the fit used, defaults resolved: the kernel
+estimators' centers and folds, or MIPP's iterations and threshold); basis
+(d lists of M numbers); eigenvalues (all d, descending: a gap after the M-th
+suggests M is right); mean (the column means, which transform subtracts);
+cv (per stage: its name, widths, ridges and per output coordinate the
+chosen width, ridge and score and the score grid scores[width][ridge]);
+kept (MIPP: index functions kept per family); robust (WF-LSNGCA robust: the
+estimate returned, axes or equivariant, the switch statistic z, the data
+columns (numbered from 1, as cv's coord) of the kernels and of the
+coordinates the null test set to zero, and equivariant_error when the
+equivariant estimate could not be computed; the equivariant estimate has no
+eigenvalues); timings (step → seconds). A cross-validation score of +Inf (a
+candidate whose solve failed) is written as null, since JSON has no Inf.
 
 Examples:
   ngca fit -dim 2 data.csv > basis.csv
   ngca fit -dim 2 -json -o fit.json data.csv
   ngca fit -method mipp -dim 3 -seed 7 svmguide1
+  ngca fit -method robust -dim 2 -json -o fit.json data.csv
   ngca fit -dim 2 -label-col species -widths 0.5,1,2 iris.csv
   cat data.tsv | ngca fit -dim 2 -format tsv -
 `
 
 func init() {
 	c := &command{name: "fit", summary: "fit an estimator to a CSV, TSV or LIBSVM file; write the basis (CSV or JSON)", run: runFit}
-	c.usage = fitDoc + flagHelp(newFitFlags(c).fs, []flagGroup{
-		{"Input", inputFlagNames},
-		fitFlagGroups[0], fitFlagGroups[1], fitFlagGroups[2],
-		{"Output", []string{"o", "json"}},
-	})
+	groups := append([]flagGroup{{"Input", inputFlagNames}}, fitFlagGroups()...)
+	c.usage = fitDoc + flagHelp(newFitFlags(c).fs, append(groups, flagGroup{"Output", []string{"o", "json"}}))
 	register(c)
 }
 

@@ -6,13 +6,16 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/methods"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -59,34 +62,30 @@ func TestFitFormats(t *testing.T) {
 	}
 }
 
-// TestFitJSON checks the JSON output of every method.
+// TestFitJSON checks the JSON output of every estimator of the registry
+// against a fit of the library with the same settings: the JSON names the
+// estimator that ran and reports what its Report says.
 func TestFitJSON(t *testing.T) {
 	files := dataFiles(t, t.TempDir())
-	for _, tc := range []struct {
-		method string
-		stages []string
-	}{
-		{"wflsngca", []string{"lsldg", "v"}},
-		{"lsngca", []string{"lsldg"}},
-		{"mipp", nil},
-	} {
-		args := []string{"fit", "-method", tc.method, "-dim", "2", "-json", "-label-col", "class", "-seed", "3", files["csv"]}
+	x, _ := testSignal(t, 400, 5)
+	for _, m := range methods.All() {
+		args := []string{"fit", "-method", m.Key, "-dim", "2", "-json", "-label-col", "class", "-seed", "3", files["csv"]}
 		r := ngcaRun(t, "", args...).mustSucceed(t, args...)
 		var j map[string]any
 		if err := json.Unmarshal([]byte(r.stdout), &j); err != nil {
-			t.Fatalf("%s: output is not JSON: %v\n%s", tc.method, err, r.stdout)
+			t.Fatalf("%s: output is not JSON: %v\n%s", m.Key, err, r.stdout)
 		}
-		for _, key := range []string{"method", "input", "format", "n", "d", "dim", "columns", "label_column", "seed",
+		for _, key := range []string{"method", "label", "input", "format", "n", "d", "dim", "columns", "label_column", "seed",
 			"settings", "basis", "eigenvalues", "mean", "cv", "timings"} {
 			if _, ok := j[key]; !ok {
-				t.Errorf("%s: no %q in the JSON", tc.method, key)
+				t.Errorf("%s: no %q in the JSON", m.Key, key)
 			}
 		}
-		if j["method"] != tc.method || j["n"] != 400.0 || j["d"] != 5.0 || j["dim"] != 2.0 || j["label_column"] != "class" || j["seed"] != 3.0 {
-			t.Errorf("%s: method %v, n %v, d %v, dim %v, label_column %v, seed %v", tc.method, j["method"], j["n"], j["d"], j["dim"], j["label_column"], j["seed"])
+		if j["method"] != m.Key || j["label"] != m.Label || j["n"] != 400.0 || j["d"] != 5.0 || j["dim"] != 2.0 || j["label_column"] != "class" || j["seed"] != 3.0 {
+			t.Errorf("%s: method %v, label %v, n %v, d %v, dim %v, label_column %v, seed %v", m.Key, j["method"], j["label"], j["n"], j["d"], j["dim"], j["label_column"], j["seed"])
 		}
 		if got := strings.Join(toStrings(j["columns"]), ","); got != "x1,x2,x3,x4,x5" {
-			t.Errorf("%s: columns %s", tc.method, got)
+			t.Errorf("%s: columns %s", m.Key, got)
 		}
 		var basis [][]float64
 		remarshal(t, j["basis"], &basis)
@@ -95,18 +94,43 @@ func TestFitJSON(t *testing.T) {
 			b.SetRow(i, row)
 		}
 		checkOrthonormal(t, b)
-		// The JSON basis is the CSV one, to the last bit.
-		csvArgs := []string{"fit", "-method", tc.method, "-dim", "2", "-label-col", "class", "-seed", "3", files["csv"]}
+		// The JSON basis is the CSV one and the library's, to the last bit.
+		csvArgs := []string{"fit", "-method", m.Key, "-dim", "2", "-label-col", "class", "-seed", "3", files["csv"]}
 		if c := parseMatrix(t, ngcaRun(t, "", csvArgs...).mustSucceed(t, csvArgs...).stdout); !mat.Equal(c, b) {
-			t.Errorf("%s: the JSON basis differs from the CSV basis", tc.method)
+			t.Errorf("%s: the JSON basis differs from the CSV basis", m.Key)
 		}
-		if ev := j["eigenvalues"].([]any); len(ev) != 5 {
-			t.Errorf("%s: %d eigenvalues, want 5", tc.method, len(ev))
+		res, err := m.New(methods.Settings{Dim: 2, Src: rand.NewPCG(3, seedStream)}).Fit(context.Background(), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(res.Basis, b) {
+			t.Errorf("%s: the JSON basis differs from the library's", m.Key)
+		}
+		if ev := j["eigenvalues"].([]any); len(ev) != len(res.Eigenvalues) {
+			t.Errorf("%s: %d eigenvalues, want %d", m.Key, len(ev), len(res.Eigenvalues))
 		}
 		if mean := j["mean"].([]any); len(mean) != 5 {
-			t.Errorf("%s: %d means, want 5", tc.method, len(mean))
+			t.Errorf("%s: %d means, want 5", m.Key, len(mean))
 		}
-		var cv []struct {
+		checkReportJSON(t, m.Key, j, res.Report)
+		// Timings: step → seconds, in the order of the fit, ending with the total.
+		timings := j["timings"].(map[string]any)
+		if _, ok := timings["total"]; !ok || len(timings) < 2 {
+			t.Errorf("%s: timings %v", m.Key, timings)
+		}
+		if i := strings.Index(r.stdout, `"timings"`); i < 0 || !strings.Contains(r.stdout[i:], `"total"`) || strings.Index(r.stdout[i:], `"prepare"`) > strings.Index(r.stdout[i:], `"total"`) {
+			t.Errorf("%s: timings out of order", m.Key)
+		}
+	}
+}
+
+// checkReportJSON checks the settings, cv, kept and robust blocks of the
+// JSON j of a fit against the Report of the same fit by the library.
+func checkReportJSON(t *testing.T, key string, j map[string]any, rep ngca.Report) {
+	t.Helper()
+	var got struct {
+		Settings settingsJSON
+		CV       []struct {
 			Name           string
 			Widths, Ridges []float64
 			Coords         []struct {
@@ -115,38 +139,47 @@ func TestFitJSON(t *testing.T) {
 				Scores              [][]*float64
 			}
 		}
-		remarshal(t, j["cv"], &cv)
-		if len(cv) != len(tc.stages) {
-			t.Fatalf("%s: %d CV stages, want %d", tc.method, len(cv), len(tc.stages))
+		Kept   []keptJSON
+		Robust *robustJSON
+	}
+	remarshal(t, j, &got)
+	var want settingsJSON
+	var cv []ngca.StageCV
+	switch r := rep.(type) {
+	case *ngca.LSReport:
+		want, cv = settingsJSON{Centers: r.NumCenters, Folds: r.Folds}, r.CV
+	case *ngca.RobustReport:
+		want, cv = settingsJSON{Centers: r.NumCenters, Folds: r.Folds}, r.CV
+		if got.Robust == nil || got.Robust.Path != r.Path.String() || !slices.Equal(got.Robust.KernelCoords, oneBased(r.KernelCoords)) {
+			t.Errorf("%s: robust block %+v, want the path %v and kernel columns %v", key, got.Robust, r.Path, oneBased(r.KernelCoords))
 		}
-		for k, st := range cv {
-			if st.Name != tc.stages[k] || len(st.Coords) != 5 || len(st.Widths) != 10 || len(st.Ridges) != 10 {
-				t.Errorf("%s: stage %d is %q with %d coordinates, %d widths, %d ridges", tc.method, k, st.Name, len(st.Coords), len(st.Widths), len(st.Ridges))
-			}
-			for _, c := range st.Coords {
-				if c.Width == nil || c.Ridge == nil || c.Score == nil || len(c.Scores) != 10 || len(c.Scores[0]) != 10 {
-					t.Errorf("%s: stage %s coordinate %d: incomplete %+v", tc.method, st.Name, c.Coord, c)
-				}
-			}
+	case *ngca.MIPPReport:
+		want = settingsJSON{Iterations: r.Iterations, Threshold: r.Threshold}
+		if len(got.Kept) != len(r.Kept) || len(got.Kept) == 0 || got.Kept[0].Total != r.Kept[0].Total {
+			t.Errorf("%s: kept %+v, want %+v", key, got.Kept, r.Kept)
 		}
-		settings := j["settings"].(map[string]any)
-		if tc.method == "mipp" {
-			if settings["iterations"] != 10.0 || settings["threshold"] != 1.6 {
-				t.Errorf("mipp settings %v", settings)
-			}
-			if kept, ok := j["kept"].([]any); !ok || len(kept) != 4 {
-				t.Errorf("mipp: kept %v, want 4 families", j["kept"])
-			}
-		} else if settings["centers"] != 100.0 || settings["folds"] != 5.0 {
-			t.Errorf("%s settings %v", tc.method, settings)
+	default:
+		t.Fatalf("%s: report %T", key, rep)
+	}
+	if got.Settings != want || (want == settingsJSON{}) {
+		t.Errorf("%s: settings %+v, want %+v", key, got.Settings, want)
+	}
+	if _, isRobust := rep.(*ngca.RobustReport); !isRobust && got.Robust != nil {
+		t.Errorf("%s: a robust block", key)
+	}
+	if len(got.CV) != len(cv) {
+		t.Fatalf("%s: %d CV stages, want %d", key, len(got.CV), len(cv))
+	}
+	for k, st := range got.CV {
+		w := cv[k]
+		if st.Name != w.Name || len(st.Coords) != len(w.Coords) || !slices.Equal(st.Widths, w.Widths) || !slices.Equal(st.Ridges, w.Ridges) {
+			t.Errorf("%s: stage %d is %q with %d coordinates, widths %v, ridges %v; want %q, %d, %v, %v", key, k,
+				st.Name, len(st.Coords), st.Widths, st.Ridges, w.Name, len(w.Coords), w.Widths, w.Ridges)
 		}
-		// Timings: step → seconds, in the order of the fit, ending with the total.
-		timings := j["timings"].(map[string]any)
-		if _, ok := timings["total"]; !ok || len(timings) < 2 {
-			t.Errorf("%s: timings %v", tc.method, timings)
-		}
-		if i := strings.Index(r.stdout, `"timings"`); i < 0 || !strings.Contains(r.stdout[i:], `"total"`) || strings.Index(r.stdout[i:], `"prepare"`) > strings.Index(r.stdout[i:], `"total"`) {
-			t.Errorf("%s: timings out of order", tc.method)
+		for _, c := range st.Coords {
+			if c.Width == nil || c.Ridge == nil || c.Score == nil || len(c.Scores) != len(w.Widths) || len(c.Scores[0]) != len(w.Ridges) {
+				t.Errorf("%s: stage %s coordinate %d: incomplete %+v", key, st.Name, c.Coord, c)
+			}
 		}
 	}
 }
@@ -212,8 +245,10 @@ func TestFitOutputFile(t *testing.T) {
 // TestFitErrors checks the message and exit status of every kind of bad
 // input and bad flag.
 func TestFitErrors(t *testing.T) {
-	files := dataFiles(t, t.TempDir())
+	dir := t.TempDir()
+	files := dataFiles(t, dir)
 	data := files["tsv"]
+	wide := writeFile(t, dir, "wide.csv", "1,2,3,4\n2,1,4,3\n3,5,1,2\n")
 	for _, tc := range []struct {
 		args  []string
 		want  string
@@ -241,10 +276,11 @@ func TestFitErrors(t *testing.T) {
 		{[]string{"-dim", "40", data}, "-dim 40 is out of range", false},
 		{[]string{"-dim", "2", "-label-col", "1", "testdata/constant.csv"}, "-dim 2 is out of range: testdata/constant.csv has 2 data columns, so -dim must be between 1 and 1", false},
 		// Methods and their flags.
-		{[]string{"-method", "pca", "-dim", "2", data}, `ngca fit: unknown -method "pca" (want wflsngca, lsngca or mipp)`, true},
-		{[]string{"-method", "mipp", "-centers", "50", "-dim", "2", data}, "ngca fit: -centers does not apply to -method mipp (only to wflsngca and lsngca)", true},
-		{[]string{"-method", "lsngca", "-vwidths", "1", "-dim", "2", data}, "ngca fit: -vwidths does not apply to -method lsngca (only to wflsngca)", true},
-		{[]string{"-threshold", "2", "-dim", "2", data}, "ngca fit: -threshold does not apply to -method wflsngca (only to mipp)", true},
+		{[]string{"-method", "pca", "-dim", "2", data}, `ngca fit: -method: unknown method "pca" (want one of ` + methods.Names() + ")", true},
+		{[]string{"-method", "mipp", "-centers", "50", "-dim", "2", data}, "ngca fit: -centers does not apply to -method mipp (only to wflsngca, lsngca and wflsngca-robust)", true},
+		{[]string{"-method", "lsngca", "-vwidths", "1", "-dim", "2", data}, "ngca fit: -vwidths does not apply to -method lsngca (only to wflsngca and wflsngca-robust)", true},
+		{[]string{"-method", "WF-LSNGCA", "-threshold", "2", "-dim", "2", data}, "ngca fit: -threshold does not apply to -method wflsngca (only to mipp)", true},
+		{[]string{"-method", "lsngca", "-dim", "2", wide}, wide + " has 3 rows for 4 columns; LSNGCA whitens the data and needs more rows than columns", false},
 		{[]string{"-widths", "1,x", "-dim", "2", data}, `ngca fit: -widths: "x" is not a number`, true},
 		{[]string{"-ridges", "1,-2", "-dim", "2", data}, `ngca fit: -ridges: -2 is not a positive finite number`, true},
 		{[]string{"-folds", "1", "-dim", "2", data}, "ngca fit: -folds 1: need at least 2 folds", true},
@@ -330,16 +366,20 @@ func TestFitCancelled(t *testing.T) {
 	}
 }
 
-// TestFitRobust runs the robust variant through the command and checks its
-// JSON report.
+// TestFitRobust runs the robust variant through the command by its alias
+// and checks that everything names it: the JSON, the messages, and that
+// the old -robust flag is gone.
 func TestFitRobust(t *testing.T) {
 	files := dataFiles(t, t.TempDir())
-	code, out, errs := runCmd(t, "fit", "-dim", "2", "-robust", "-json", "-label-col", "class", files["csv"])
+	rob := methods.MustLookup("robust")
+	code, out, errs := runCmd(t, "fit", "-dim", "2", "-method", "robust", "-json", "-label-col", "class", files["csv"])
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var got struct {
-		D      int `json:"d"`
+		Method string `json:"method"`
+		Label  string `json:"label"`
+		D      int    `json:"d"`
 		Robust *struct {
 			Path         string `json:"path"`
 			KernelCoords []int  `json:"kernel_coords"`
@@ -347,6 +387,9 @@ func TestFitRobust(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("JSON: %v", err)
+	}
+	if got.Method != rob.Key || got.Label != rob.Label {
+		t.Errorf("method %q, label %q; want %q, %q", got.Method, got.Label, rob.Key, rob.Label)
 	}
 	if got.Robust == nil || got.Robust.Path == "" || len(got.Robust.KernelCoords) != min(4, got.D) {
 		t.Fatalf("robust report = %+v, want a path and min(Dim+2, d) kernel columns", got.Robust)
@@ -356,8 +399,22 @@ func TestFitRobust(t *testing.T) {
 			t.Errorf("kernel column %d outside 1..%d (columns are numbered from 1)", k, got.D)
 		}
 	}
-	if code, _, errs := runCmd(t, "fit", "-dim", "2", "-robust", "-method", "mipp", "-label-col", "class", files["csv"]); code != 1 || !strings.Contains(errs, "-robust does not apply to -method mipp") {
-		t.Errorf("-robust with mipp: exit %d, %q", code, errs)
+	// Too few rows for the default folds: the library's error, named.
+	wide := writeFile(t, t.TempDir(), "wide.csv", "1,2,3,4\n2,1,4,3\n3,5,1,2\n")
+	data := []string{"-label-col", "class", files["csv"]}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{append([]string{"-method", "robust", "-iterations", "3"}, data...), "-iterations does not apply to -method " + rob.Key + " (only to mipp)"},
+		{append([]string{"-method", rob.Label, "-folds", "500"}, data...), "fewer than the 500 cross-validation folds"},
+		{[]string{"-method", rob.Key, wide}, "ngca fit: " + rob.Label + " on " + wide + ": ngca: too few samples: 3 rows for 5 folds"},
+		{append([]string{"-robust"}, data...), "flag provided but not defined: -robust"},
+	} {
+		args := append([]string{"fit", "-dim", "2"}, tc.args...)
+		if code, _, errs := runCmd(t, args...); code != 1 || !strings.Contains(errs, tc.want) {
+			t.Errorf("ngca %q: exit %d, stderr %q; want %q", args, code, errs, tc.want)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/dataio"
+	"github.com/ngca-go/ngca/internal/methods"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -18,7 +19,10 @@ import (
 // JSON has no Inf or NaN, so a non-finite number (a cross-validation score
 // of +Inf, which marks a candidate whose solve failed) is written as null.
 type fitJSON struct {
+	// Method is the registry key of the estimator that ran, Label its
+	// name (Result.Method).
 	Method      string        `json:"method"`
+	Label       string        `json:"label"`
 	Input       string        `json:"input"`
 	Format      string        `json:"format"`
 	N           int           `json:"n"`
@@ -37,7 +41,8 @@ type fitJSON struct {
 	Timings     timingsJSON   `json:"timings"`
 }
 
-// settingsJSON holds the settings the fit used, defaults resolved.
+// settingsJSON holds the settings the fit used, defaults resolved, as its
+// Report gives them.
 type settingsJSON struct {
 	Centers    int     `json:"centers,omitempty"`
 	Folds      int     `json:"folds,omitempty"`
@@ -139,48 +144,45 @@ func (ts timingsJSON) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// newFitJSON collects what fit reports about a fit of method m to the table
-// t read from file name.
-func newFitJSON(a *fitArgs, m fitMethod, t *dataio.Table, name string, res *ngca.Result) *fitJSON {
+// newFitJSON collects what fit reports about a fit of the estimator m to
+// the table t read from file name.
+func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res *ngca.Result) *fitJSON {
 	n, d := t.X.Dims()
-	out := &fitJSON{Method: m.name, Input: name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
+	out := &fitJSON{Method: m.Key, Label: res.Method, Input: name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
 		Columns: t.Names, LabelColumn: t.LabelName, Seed: a.seed,
 		Basis: jsonRows(res.Basis), Eigenvalues: jsonFloats(res.Eigenvalues), Mean: jsonFloats(res.Mean),
 		CV: []stageJSON{}, Timings: timingsJSON(res.Timings)}
-	if m.name == "mipp" {
-		out.Settings = settingsJSON{Iterations: a.iterations, Threshold: a.threshold}
-		if out.Settings.Iterations == 0 {
-			out.Settings.Iterations = libDefaultIterations
-		}
-		if out.Settings.Threshold == 0 {
-			out.Settings.Threshold = libDefaultThreshold
-		}
-	} else {
-		out.Settings = settingsJSON{Centers: a.centers, Folds: a.folds}
-		if out.Settings.Centers == 0 {
-			out.Settings.Centers = min(n, libDefaultCenters)
-		}
-		if out.Settings.Folds == 0 {
-			out.Settings.Folds = libDefaultFolds
-		}
-	}
-	for _, st := range res.CV {
-		s := stageJSON{Name: st.Name, Widths: jsonFloats(st.Widths), Ridges: jsonFloats(st.Ridges)}
-		for k, c := range st.Coords {
-			s.Coords = append(s.Coords, coordJSON{Coord: k + 1, Width: jsonFloat(c.Width), Ridge: jsonFloat(c.Ridge),
-				Score: jsonFloat(c.Score), Scores: jsonRows(c.Scores)})
-		}
-		out.CV = append(out.CV, s)
-	}
-	if r := res.Robust; r != nil {
+	switch r := res.Report.(type) {
+	case *ngca.LSReport:
+		out.Settings = settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
+		out.CV = cvJSON(r.CV)
+	case *ngca.RobustReport:
+		out.Settings = settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
+		out.CV = cvJSON(r.CV)
 		out.Robust = &robustJSON{Path: r.Path.String(), Z: jsonFloat(r.Z),
 			KernelCoords: oneBased(r.KernelCoords), NullCoords: oneBased(r.NullCoords)}
 		if r.EquivariantErr != nil {
 			out.Robust.EquivariantError = r.EquivariantErr.Error()
 		}
+	case *ngca.MIPPReport:
+		out.Settings = settingsJSON{Iterations: r.Iterations, Threshold: r.Threshold}
+		for _, k := range r.Kept {
+			out.Kept = append(out.Kept, keptJSON{Family: k.Family, Kept: k.Kept, Total: k.Total, Degenerate: k.Degenerate})
+		}
 	}
-	for _, k := range res.Kept {
-		out.Kept = append(out.Kept, keptJSON{Family: k.Family, Kept: k.Kept, Total: k.Total, Degenerate: k.Degenerate})
+	return out
+}
+
+// cvJSON converts the cross-validation of the stages of a fit.
+func cvJSON(cv []ngca.StageCV) []stageJSON {
+	out := []stageJSON{}
+	for _, st := range cv {
+		s := stageJSON{Name: st.Name, Widths: jsonFloats(st.Widths), Ridges: jsonFloats(st.Ridges)}
+		for k, c := range st.Coords {
+			s.Coords = append(s.Coords, coordJSON{Coord: k + 1, Width: jsonFloat(c.Width), Ridge: jsonFloat(c.Ridge),
+				Score: jsonFloat(c.Score), Scores: jsonRows(c.Scores)})
+		}
+		out = append(out, s)
 	}
 	return out
 }

@@ -6,8 +6,8 @@
 //
 // Commands:
 //
-//	demo       fit WF-LSNGCA, LSNGCA and MIPP to the paper's artificial data
-//	           and print each subspace error and time
+//	demo       fit every estimator to the paper's artificial data and print
+//	           each subspace error and time
 //	fit        fit an estimator to a CSV, TSV or LIBSVM file and write the
 //	           basis of the non-Gaussian subspace (CSV, or JSON with -json)
 //	transform  project a data file onto a basis and write the coordinates

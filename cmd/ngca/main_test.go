@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ngca-go/ngca/internal/methods"
 )
 
 func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -35,8 +37,13 @@ func TestDemo(t *testing.T) {
 			t.Errorf("row %q: ε %v (%v), want a small error", line, eps, err)
 		}
 	}
-	if rows != 8 {
-		t.Errorf("%d result rows, want 8 (2 data sets × 4 methods):\n%s", rows, out)
+	if want := 2 * len(methods.All()); rows != want {
+		t.Errorf("%d result rows, want %d (2 data sets × every estimator):\n%s", rows, want, out)
+	}
+	for _, m := range methods.All() {
+		if !strings.Contains(out, "\t"+m.Label+"\t") && !strings.Contains(out, " "+m.Label+" ") {
+			t.Errorf("the demo does not list %s:\n%s", m.Label, out)
+		}
 	}
 }
 

@@ -13,6 +13,9 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/ngca-go/ngca/internal/dataio"
+	"github.com/ngca-go/ngca/internal/methods"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -63,12 +66,12 @@ const (
 
 func init() {
 	c := &command{name: "plot", summary: "draw the projected data and the eigenvalue spectrum (PNG, SVG, PDF)", run: runPlot}
-	c.usage = plotDoc + flagHelp(newPlotFlags(c).fs, []flagGroup{
+	groups := []flagGroup{
 		{"Input", inputFlagNames},
 		{"Basis (else plot fits one, with the estimator flags below)", []string{"basis"}},
-		fitFlagGroups[0], fitFlagGroups[1], fitFlagGroups[2],
-		{"Output", []string{"o", "title"}},
-	})
+	}
+	groups = append(append(groups, fitFlagGroups()...), flagGroup{"Output", []string{"o", "title"}})
+	c.usage = plotDoc + flagHelp(newPlotFlags(c).fs, groups)
 	register(c)
 }
 
@@ -90,7 +93,7 @@ func newPlotFlags(c *command) *plotFlags {
 	f.fit.dim = 2
 	f.fs.StringVar(&f.basis, "basis", "", "basis `file` to project on: the CSV or JSON written by ngca fit")
 	f.fs.StringVar(&f.out, "o", "ngca.png", "image `file`; its extension sets the format")
-	f.fs.StringVar(&f.title, "title", "", "`title` of the scatter plot (default: the file name and the method)")
+	f.fs.StringVar(&f.title, "title", "", "`title` of the scatter plot (default: the file name and the estimator)")
 	return f
 }
 
@@ -105,15 +108,8 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	set := setFlags(f.fs)
-	var m fitMethod
-	if f.basis != "" {
-		for _, name := range append([]string{"method", "dim", "seed", "workers"}, methodFlagNames...) {
-			if set[name] {
-				return fmt.Errorf("%w: -%s applies when plot fits the data itself, not with -basis", errUsage, name)
-			}
-		}
-	} else if m, err = f.fit.check(set); err != nil {
+	m, err := f.check()
+	if err != nil {
 		return err
 	}
 	format, err := imageFormat(f.out)
@@ -130,11 +126,7 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 	}
 	defer out.abort()
 
-	var (
-		b    *basisFile
-		pd   plotData
-		what string
-	)
+	var b *basisFile
 	if f.basis != "" {
 		if b, err = readBasis(f.basis); err != nil {
 			return fmt.Errorf("-basis: %w", err)
@@ -147,39 +139,21 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	pd := &plotData{labels: t.Labels, labelName: t.LabelName}
+	var what string
 	if b != nil {
-		if pd.z, err = project(e, "plot", b, t, name, "auto"); err != nil {
-			return err
-		}
-		pd.eig = b.eigenvalues
-		what = "the basis in " + b.name
-		if b.method != "" {
-			what = fmt.Sprintf("the %s basis in %s", methodTitle(b.method), b.name)
-		}
-		if pd.eig == nil {
-			why := "a CSV basis; the JSON of ngca fit -json has them"
-			if b.method != "" {
-				why = "the robust variant's equivariant estimate has none"
-			}
-			fmt.Fprintf(e.stderr, "ngca plot: note: %s holds no eigenvalues (%s); drawing the scatter plot only\n", b.name, why)
-		}
+		what, err = pd.fromBasis(e, b, t, name)
 	} else {
-		res, err := f.fit.fitTable(ctx, e, m, t, name)
-		if err != nil {
-			return err
-		}
-		pd.z = &mat.Dense{}
-		res.ProjectTo(pd.z, t.X)
-		pd.eig = res.Eigenvalues
-		what = m.title
+		what, err = pd.fromFit(ctx, e, &f.fit, m, t, name)
+	}
+	if err != nil {
+		return err
 	}
 	_, pd.dim = pd.z.Dims()
-	pd.labels, pd.labelName = t.Labels, t.LabelName
-	pd.title = f.title
-	if pd.title == "" {
+	if pd.title = f.title; pd.title == "" {
 		pd.title = fmt.Sprintf("%s: %s", filepath.Base(name), what)
 	}
-	notes, err := drawPlot(out, format, &pd)
+	notes, err := drawPlot(out, format, pd)
 	if err != nil {
 		return err
 	}
@@ -201,14 +175,55 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// methodTitle returns the display name of a method key.
-func methodTitle(key string) string {
-	for _, m := range fitMethods {
-		if m.name == key {
-			return m.title
+// check validates the flags that do not depend on the data and returns
+// the estimator to fit; with -basis there is none, and the estimator flags
+// are errors.
+func (f *plotFlags) check() (methods.Method, error) {
+	set := setFlags(f.fs)
+	if f.basis == "" {
+		return f.fit.check(set)
+	}
+	for _, name := range append(slices.Clone(estimatorFlagNames), methods.SettingNames()...) {
+		if set[name] {
+			return methods.Method{}, fmt.Errorf("%w: -%s applies when plot fits the data itself, not with -basis", errUsage, name)
 		}
 	}
-	return key
+	return methods.Method{}, nil
+}
+
+// fromBasis projects the data of t on the basis b and returns what the
+// summary calls the basis.
+func (pd *plotData) fromBasis(e *env, b *basisFile, t *dataio.Table, name string) (string, error) {
+	var err error
+	if pd.z, err = project(e, "plot", b, t, name, "auto"); err != nil {
+		return "", err
+	}
+	pd.eig = b.eigenvalues
+	what := "the basis in " + b.name
+	if b.label != "" {
+		what = fmt.Sprintf("the %s basis in %s", b.label, b.name)
+	}
+	if pd.eig == nil {
+		why := "a CSV basis; the JSON of ngca fit -json has them"
+		if b.label != "" {
+			why = "the robust variant's equivariant estimate has none"
+		}
+		fmt.Fprintf(e.stderr, "ngca plot: note: %s holds no eigenvalues (%s); drawing the scatter plot only\n", b.name, why)
+	}
+	return what, nil
+}
+
+// fromFit fits the estimator m to the data of t, projects them on the
+// basis and returns the name of the estimator that ran.
+func (pd *plotData) fromFit(ctx context.Context, e *env, a *fitArgs, m methods.Method, t *dataio.Table, name string) (string, error) {
+	res, err := a.fitTable(ctx, e, m, t, name)
+	if err != nil {
+		return "", err
+	}
+	pd.z = &mat.Dense{}
+	res.ProjectTo(pd.z, t.X)
+	pd.eig = res.Eigenvalues
+	return res.Method, nil
 }
 
 // eigenSummary lists the leading eigenvalues with a bar after the dim-th.

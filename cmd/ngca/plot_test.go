@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ngca-go/ngca/internal/methods"
 )
 
 // checkPNG decodes the PNG file path and checks its size in pixels.
@@ -32,19 +34,33 @@ func TestPlot(t *testing.T) {
 	files := dataFiles(t, dir)
 	basisCSV, basisJSON := fitFiles(t, dir, files)
 	oneCol := writeFile(t, dir, "b1.csv", "1\n0\n0\n0\n0\n")
+	// A JSON basis of the robust variant, and one written before fit wrote
+	// labels (its method key names the estimator).
+	rob := methods.MustLookup("robust")
+	robustJSON := filepath.Join(dir, "robust.json")
+	ngcaRun(t, "", "fit", "-method", rob.Key, "-dim", "2", "-label-col", "class", "-json", "-o", robustJSON, files["csv"]).mustSucceed(t)
+	oldJSON := writeFile(t, dir, "old.json", strings.Replace(readText(t, robustJSON), `"label": "`+rob.Label+`",`, "", 1))
+	def := methods.MustLookup(defaultMethod).Label
 	for _, tc := range []struct {
 		args          []string
 		out           string
 		width, height int // of a PNG
 		stderr        []string
 	}{
-		// Fits WF-LSNGCA itself; scatter and spectrum side by side (11 × 4.8 in at 96 dpi).
+		// Fits the default estimator itself; scatter and spectrum side by side (11 × 4.8 in at 96 dpi).
 		{[]string{"-label-col", "class", files["csv"]}, "fit.png", 1056, 461,
-			[]string{"wrote ", "fit.png: 400 points of " + files["csv"] + " projected on WF-LSNGCA (2 components), 4 labels; eigenvalues "}},
+			[]string{"wrote ", "fit.png: 400 points of " + files["csv"] + " projected on " + def + " (2 components), 4 labels; eigenvalues "}},
 		{[]string{files["libsvm"], "-method", "mipp", "-dim", "1"}, "mipp.png", 1056, 461,
 			[]string{"projected on MIPP (1 component), 4 labels"}},
+		// Every message names the estimator that ran.
+		{[]string{files["libsvm"], "-method", "robust"}, "robust.png", 1056, 461,
+			[]string{"projected on " + rob.Label + " (2 components)"}},
 		{[]string{"-basis", basisJSON, files["csv"]}, "json.png", 1056, 461,
-			[]string{"projected on the WF-LSNGCA basis in " + basisJSON + " (2 components), 4 labels; eigenvalues"}},
+			[]string{"projected on the " + def + " basis in " + basisJSON + " (2 components), 4 labels; eigenvalues"}},
+		{[]string{"-basis", robustJSON, files["csv"]}, "rjson.png", 1056, 461,
+			[]string{"projected on the " + rob.Label + " basis in " + robustJSON}},
+		{[]string{"-basis", oldJSON, files["csv"]}, "old.png", 1056, 461,
+			[]string{"projected on the " + rob.Label + " basis in " + oldJSON}},
 		// A CSV basis has no eigenvalues: the scatter plot alone (6 in wide).
 		{[]string{"-basis", basisCSV, files["tsv"]}, "csv.png", 576, 461,
 			[]string{"note: " + basisCSV + " holds no eigenvalues (a CSV basis; the JSON of ngca fit -json has them); drawing the scatter plot only", "400 points of " + files["tsv"] + " projected on the basis in " + basisCSV + " (2 components)\n"}},

@@ -17,8 +17,8 @@ func init() {
 
 Reproduces the artificial experiments of Shiino et al. (ACML 2017, §4.2):
 for each signal distribution (a)-(d) and each r of a grid, -runs seeded data
-sets (n=2000, d=10, m=2) are fitted by WF-LSNGCA, LSNGCA, MIPP and the
-robust variant of WF-LSNGCA (docs/robust.md). It writes into -out:
+sets (n=2000, d=10, m=2) are fitted by every estimator (-methods; default
+` + joinAnd(labels(methods.All())) + `). It writes into -out:
   errors.csv   one row per fit: distribution, r, run, rotated, method, ε,
                seconds, condition number of the covariance, error
   errors.md    mean ± std of ε per cell
@@ -50,7 +50,7 @@ func runArtificial(ctx context.Context, e *env, args []string) error {
 	runs := fs.Int("runs", 50, "seeded runs per (distribution, r)")
 	rs := fs.String("r", "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,1,1.5,2", "grid of r")
 	dists := fs.String("dists", "a,b,c,d", "distributions, from a,b,c,d")
-	ms := fs.String("methods", methods.Keys(methods.All()), "methods")
+	ms := fs.String("methods", methods.Keys(methods.All()), "comma-separated estimators, from "+methods.Names())
 	n := fs.Int("n", 2000, "observations per data set")
 	d := fs.Int("d", 10, "dimensions per data set")
 	seed := fs.Uint64("seed", 1, "random seed")

@@ -34,6 +34,15 @@ README words it as statistics over the run's training and test points
 LIBSVM is loaded at run time: install it first, e.g.
   sudo apt-get install libsvm-dev
 
+The data sets are read from the folder -data, by default data/libsvm under
+the current directory (in the repository it is git-ignored: the data sets
+are not part of it). Download them from the LIBSVM data sets page,
+  https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/
+into it: vehicle.scale, svmguide3, svmguide1 and svmguide1.t, shuttle.trn
+(the page's shuttle.scale, renamed: the same rows, scaled) and ijcnn1
+(ijcnn1.bz2, decompressed). Only the files of the chosen -datasets are
+needed; a missing one is an error that names it and the folder searched.
+
 It writes into -out:
   runs.csv    one row per method and run: dataset, d, run, method,
               error_rate, seconds (reduction), svm_seconds, failed, reason
@@ -55,7 +64,7 @@ Examples:
 func runBenchmark(ctx context.Context, e *env, args []string) error {
 	c := studies["benchmark"]
 	fs := newFlags(c)
-	data := fs.String("data", filepath.Join("..", "shared", "datasets"), "directory of the LIBSVM data files")
+	data := fs.String("data", benchmark.DefaultDataDir, "folder of the LIBSVM data files (see above)")
 	out := fs.String("out", filepath.Join("results", "benchmark"), "output directory")
 	runs := fs.Int("runs", 50, "runs per data set and d")
 	sets := fs.String("datasets", "vehicle,svmguide3,svmguide1,shuttle,ijcnn1", "data sets")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ngca-go/ngca/internal/libsvm"
 	"github.com/ngca-go/ngca/internal/libsvm/libsvmtest"
+	"github.com/ngca-go/ngca/internal/repro/benchmark"
 )
 
 // benchTestdata is a 120-row slice of vehicle.scale (see its README).
@@ -24,6 +25,8 @@ func TestBenchmarkFlags(t *testing.T) {
 		{[]string{"help", "reproduce", "benchmark"}, 0, "apt-get install libsvm-dev", "stdout"},
 		{[]string{"reproduce", "-h"}, 0, "benchmark", "stdout"},
 		{[]string{"reproduce", "benchmark", "-h"}, 0, "-datasets", "stdout"},
+		{[]string{"reproduce", "benchmark", "-h"}, 0, "(default data/libsvm)", "stdout"},
+		{[]string{"reproduce", "benchmark", "-h"}, 0, benchmark.DownloadURL, "stdout"},
 		{[]string{"reproduce", "benchmark", "-datasets", "SUSY"}, 1, "not available (5M-row file not provided)", "stderr"},
 		{[]string{"reproduce", "benchmark", "-datasets", "iris"}, 1, `unknown data set "iris"`, "stderr"},
 		{[]string{"reproduce", "benchmark", "-datasets", ","}, 1, "-datasets is empty", "stderr"},
@@ -36,6 +39,38 @@ func TestBenchmarkFlags(t *testing.T) {
 		{[]string{"reproduce", "benchmark", "-standardise", "train"}, 1, `unknown standardisation "train"`, "stderr"},
 		{[]string{"reproduce", "benchmark", "extra"}, 1, "unexpected argument", "stderr"},
 	})
+}
+
+// TestBenchmarkDataFolder checks that the data sets are looked for in
+// data/libsvm under the current directory, or in -data, and that missing
+// files are reported with the folder, the files and where to get them
+// (before LIBSVM is looked for).
+func TestBenchmarkDataFolder(t *testing.T) {
+	empty := t.TempDir()
+	t.Chdir(t.TempDir())
+	for _, tc := range []struct {
+		flags []string
+		dir   string
+		files string
+	}{
+		{nil, "data/libsvm", "vehicle.scale"},
+		{[]string{"-data", empty, "-datasets", "svmguide1,ijcnn1"}, empty, "svmguide1, svmguide1.t, ijcnn1 (ijcnn1.bz2, decompressed)"},
+	} {
+		args := append([]string{"reproduce", "benchmark", "-datasets", "vehicle", "-runs", "1", "-out", "out"}, tc.flags...)
+		code, stdout, stderr := runCmd(t, args...)
+		abs, _ := filepath.Abs(tc.dir)
+		for _, want := range []string{
+			"ngca reproduce: LIBSVM data files not found in " + tc.dir,
+			": " + tc.files + "; download them from " + benchmark.DownloadURL + " into " + tc.dir + ", or give their folder with -data\n",
+		} {
+			if code != 1 || stdout != "" || !strings.Contains(stderr, want) {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 1 and %q", tc.flags, code, stdout, stderr, want)
+			}
+		}
+		if tc.dir != abs && !strings.Contains(stderr, "("+abs+")") {
+			t.Errorf("%q: stderr %q does not give the absolute folder %s", tc.flags, stderr, abs)
+		}
+	}
 }
 
 // TestBenchmarkCommand runs the study on the vehicle slice (or, without

@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// fitFiles fits WF-LSNGCA to the generated CSV and writes the basis as CSV
+// fitFiles fits the default estimator to the generated CSV and writes the basis as CSV
 // and JSON into dir.
 func fitFiles(t *testing.T, dir string, files map[string]string) (basisCSV, basisJSON string) {
 	t.Helper()

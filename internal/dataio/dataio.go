@@ -1,7 +1,10 @@
 // Package dataio reads data tables for the ngca command: CSV, TSV and
 // LIBSVM text files, with the format and a header line detected, an
-// optional label column, and errors that name the file, line and column of
-// the problem. It is used by the command, never by the library.
+// optional label column, and errors (*Error values, matching ErrFormat)
+// that give the file, line and column of the problem as fields. It also
+// reads and writes bare LIBSVM data (ReadLIBSVM, WriteLIBSVM) for the
+// benchmark study and tests. File formats belong to the command: dataio is
+// used by it, never by the library.
 //
 // Rows of the returned matrix are observations and columns are variables,
 // as everywhere in ngca.
@@ -15,8 +18,6 @@ import (
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/ngca-go/ngca"
 )
 
 // Format is a data file format.
@@ -109,10 +110,21 @@ type Table struct {
 	Header bool
 }
 
-// Error is a problem with the content of a data file. It unwraps to
-// ngca.ErrFormat.
+// ErrFormat reports data that do not follow their format. Every *Error
+// unwraps to it, so errors.Is(err, ErrFormat) holds for any problem with
+// the content of a file, whatever its format.
+var ErrFormat = errors.New("ngca: bad data format")
+
+// ErrEmpty reports a file with no data (nothing, or only blank lines and
+// comments). Errors for such files are *Error values matching ErrEmpty.
+var ErrEmpty = errors.New("empty file")
+
+// Error is a problem with the content of a data file. Its fields locate
+// the problem, so that callers need not parse the message; it unwraps to
+// ErrFormat.
 type Error struct {
-	// File is the name of the file, as given to Read.
+	// File is the name of the file, as given to Read; empty for data read
+	// by ReadLIBSVM.
 	File string
 	// Line is the 1-based line of the problem, 0 if it concerns the whole
 	// file.
@@ -122,9 +134,9 @@ type Error struct {
 	Field int
 	// FieldName is the header name of that column, if known.
 	FieldName string
-	// Col is the 1-based byte column on the line (LIBSVM files and CSV
+	// Column is the 1-based byte column on the line (LIBSVM files and CSV
 	// quoting errors), 0 if unknown.
-	Col int
+	Column int
 	// Msg says what is wrong.
 	Msg string
 
@@ -133,14 +145,25 @@ type Error struct {
 
 // Error formats the problem as "file:line: column 3 ("x3"): msg" for a
 // cell, "file:line:col: msg" for a position on a line, "file:line: msg"
-// or "file: msg".
+// or "file: msg". Without a file name it reads "ngca: line 2, column 5:
+// msg", "ngca: line 2: column 3: msg", "ngca: line 2: msg" or "ngca: msg".
 func (e *Error) Error() string {
 	var b bytes.Buffer
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-		if e.Col > 0 && e.Field == 0 {
-			fmt.Fprintf(&b, ":%d", e.Col)
+	if e.File != "" {
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+			if e.Column > 0 && e.Field == 0 {
+				fmt.Fprintf(&b, ":%d", e.Column)
+			}
+		}
+	} else {
+		b.WriteString("ngca")
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ": line %d", e.Line)
+			if e.Column > 0 && e.Field == 0 {
+				fmt.Fprintf(&b, ", column %d", e.Column)
+			}
 		}
 	}
 	b.WriteString(": ")
@@ -155,15 +178,11 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Unwrap returns ngca.ErrFormat.
-func (e *Error) Unwrap() error { return ngca.ErrFormat }
+// Unwrap returns ErrFormat.
+func (e *Error) Unwrap() error { return ErrFormat }
 
 // Is reports whether target is ErrEmpty and the file has no data.
 func (e *Error) Is(target error) bool { return e.empty && target == ErrEmpty }
-
-// ErrEmpty reports a file with no data (nothing, or only blank lines and
-// comments). Errors for such files are *Error values matching ErrEmpty.
-var ErrEmpty = errors.New("empty file")
 
 // Read reads a data table from r. name is used in error messages and, when
 // opt.Format is Auto, to detect the format from the extension.
@@ -179,7 +198,7 @@ var ErrEmpty = errors.New("empty file")
 //
 // Every data cell must be a finite number; an empty cell, text, NaN or
 // ±Inf is an error giving the line and column. A ragged row, an empty
-// file, a file with only a header, and (for LIBSVM, from ngca.ReadLIBSVM) a
+// file, a file with only a header, and (for LIBSVM, see ReadLIBSVM) a
 // malformed pair are errors too. All are *Error values.
 func Read(r io.Reader, name string, opt Options) (*Table, error) {
 	data, err := io.ReadAll(r)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ngca-go/ngca"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -159,8 +158,8 @@ func TestReadErrors(t *testing.T) {
 			t.Errorf("Read(%q, %q): error %v, want %q", tc.name, tc.data, err, tc.want)
 			continue
 		}
-		if !errors.Is(err, ngca.ErrFormat) {
-			t.Errorf("Read(%q, %q): error %v does not match ngca.ErrFormat", tc.name, tc.data, err)
+		if !errors.Is(err, ErrFormat) {
+			t.Errorf("Read(%q, %q): error %v does not match ErrFormat", tc.name, tc.data, err)
 		}
 		if errors.Is(err, ErrEmpty) != tc.empty {
 			t.Errorf("Read(%q, %q): errors.Is(err, ErrEmpty) = %v, want %v", tc.name, tc.data, !tc.empty, tc.empty)

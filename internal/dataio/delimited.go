@@ -29,7 +29,7 @@ func readDelimited(data []byte, name string, comma rune, opt Options) (*Table, e
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return nil, 0, &Error{File: name, Line: pe.Line, Col: pe.Column, Msg: pe.Err.Error()}
+				return nil, 0, &Error{File: name, Line: pe.Line, Column: pe.Column, Msg: pe.Err.Error()}
 			}
 			if err == io.EOF {
 				return nil, 0, err

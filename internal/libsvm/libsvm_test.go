@@ -16,7 +16,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/libsvm/libsvmtest"
 )
 
@@ -173,7 +173,7 @@ func TestAgainstSVMTrain(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, x *mat.Dense, y []float64) string {
 		var b bytes.Buffer
-		if err := ngca.WriteLIBSVM(&b, x, y); err != nil {
+		if err := dataio.WriteLIBSVM(&b, x, y); err != nil {
 			t.Fatal(err)
 		}
 		path := filepath.Join(dir, name)

@@ -3,48 +3,145 @@ package methods
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ngca-go/ngca"
 )
 
-func TestParse(t *testing.T) {
-	ms, err := Parse("wflsngca, MIPP")
-	if err != nil || len(ms) != 2 || ms[0].Label != "WF-LSNGCA" || ms[1].Key != "mipp" {
-		t.Fatalf("Parse: %v, %v", ms, err)
+// TestRegistry checks every entry: a unique key, aliases and label, known
+// setting names, and a fit of a small data set whose Result.Method is the
+// entry's Label and whose progress reaches 1 without going back.
+func TestRegistry(t *testing.T) {
+	x, _, err := ngca.Artificial{N: 300, D: 4}.Sample(rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, bad := range []string{"", "pca", "wflsngca,x"} {
+	owner := map[string]string{}
+	for _, m := range All() {
+		for _, name := range append([]string{m.Key, m.Label}, m.Aliases...) {
+			n := strings.ToLower(name)
+			if k, taken := owner[n]; taken && k != m.Key {
+				t.Errorf("%s: name %q is taken by %s", m.Key, name, k)
+			}
+			owner[n] = m.Key
+		}
+		for _, s := range m.Settings {
+			if !slices.Contains(SettingNames(), s) {
+				t.Errorf("%s: unknown setting %q", m.Key, s)
+			}
+		}
+		last := 0.0
+		prog := func(p ngca.Progress) {
+			f := p.Fraction()
+			if f < last {
+				t.Errorf("%s: progress went back from %v to %v", m.Key, last, f)
+			}
+			last = f
+		}
+		res, err := m.New(Settings{Dim: 2, Workers: 1, Src: rand.NewPCG(2, 2), Progress: prog}).Fit(context.Background(), x)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Key, err)
+		}
+		if res.Method != m.Label || last != 1 {
+			t.Errorf("%s: Result.Method %q (want %q), final progress %v", m.Key, res.Method, m.Label, last)
+		}
+	}
+}
+
+// TestSettingsReachTheEstimator checks that every setting an entry lists
+// reaches its estimator: the Report shows the value set.
+func TestSettingsReachTheEstimator(t *testing.T) {
+	x, _, err := ngca.Artificial{N: 200, D: 4}.Sample(rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Settings{Dim: 1, Workers: 1, Centers: 30, Folds: 3, Widths: []float64{1, 2}, Ridges: []float64{0.1},
+		VWidths: []float64{3}, VRidges: []float64{0.01, 0.1}, Iterations: 4, Threshold: 1.2}
+	for _, m := range All() {
+		res, err := m.New(s).Fit(context.Background(), x)
+		if err != nil {
+			t.Fatalf("%s: %v", m.Key, err)
+		}
+		var centers, folds int
+		var cv []ngca.StageCV
+		switch r := res.Report.(type) {
+		case *ngca.LSReport:
+			centers, folds, cv = r.NumCenters, r.Folds, r.CV
+		case *ngca.RobustReport:
+			centers, folds, cv = r.NumCenters, r.Folds, r.CV
+		case *ngca.MIPPReport:
+			if !m.Applies(SetIterations) || r.Iterations != 4 || r.Threshold != 1.2 {
+				t.Errorf("%s: MIPP report %+v", m.Key, r)
+			}
+			continue
+		default:
+			t.Fatalf("%s: report %T", m.Key, res.Report)
+		}
+		if !m.Kernel || centers != 30 || folds != 3 {
+			t.Errorf("%s: %d centers, %d folds (want 30, 3)", m.Key, centers, folds)
+		}
+		for _, st := range cv {
+			want := []float64{1, 2}
+			if st.Name == "v" && m.Applies(SetVWidths) {
+				want = []float64{3}
+			}
+			if st.Name != "select" && !slices.Equal(st.Widths, want) {
+				t.Errorf("%s: stage %s widths %v (want %v)", m.Key, st.Name, st.Widths, want)
+			}
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	for _, m := range All() {
+		for _, name := range append([]string{m.Key, strings.ToUpper(m.Key), m.Label, " " + strings.ToLower(m.Label)}, m.Aliases...) {
+			got, err := Lookup(name)
+			if err != nil || got.Key != m.Key {
+				t.Errorf("Lookup(%q) = %q, %v (want %q)", name, got.Key, err, m.Key)
+			}
+		}
+	}
+	if m, err := Lookup("robust"); err != nil || m.Label != "WF-LSNGCA robust" {
+		t.Errorf(`Lookup("robust") = %q, %v`, m.Label, err)
+	}
+	_, err := Lookup("pca")
+	if err == nil {
+		t.Fatal(`Lookup("pca"): no error`)
+	}
+	for _, m := range All() {
+		if !strings.Contains(err.Error(), m.Key) {
+			t.Errorf("the error %q does not list %q", err, m.Key)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	ms, err := Parse("wflsngca, MIPP,WF-LSNGCA robust")
+	if err != nil || Keys(ms) != "wflsngca,mipp,wflsngca-robust" {
+		t.Fatalf("Parse: %v, %v", Keys(ms), err)
+	}
+	all, err := Parse(Keys(All()))
+	if err != nil || len(all) != len(All()) {
+		t.Errorf("Parse(Keys(All())): %d methods, %v", len(all), err)
+	}
+	for _, bad := range []string{"", " , ", "pca", "wflsngca,x"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q): no error", bad)
 		}
 	}
 }
 
-// TestStagesAndFraction checks that each method's stage names are the ones
-// its estimator reports, and that Fraction reaches 1 at the end of a fit.
-func TestStagesAndFraction(t *testing.T) {
-	x, _, err := ngca.Artificial{N: 300, D: 4}.Sample(rand.NewPCG(1, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
+// TestKeysAreStable pins the keys and labels: the studies seed their fits
+// with the keys and write the labels into their committed results.
+func TestKeysAreStable(t *testing.T) {
+	var got []string
 	for _, m := range All() {
-		var stages []string
-		last := 0.0
-		prog := func(p ngca.Progress) {
-			if len(stages) == 0 || stages[len(stages)-1] != p.Stage {
-				stages = append(stages, p.Stage)
-			}
-			f := m.Fraction(p)
-			if f < last {
-				t.Errorf("%s: fraction went back from %v to %v", m.Key, last, f)
-			}
-			last = f
-		}
-		if _, err := m.New(2, 1, rand.NewPCG(2, 2), prog).Fit(context.Background(), x); err != nil {
-			t.Fatal(err)
-		}
-		if len(stages) != len(m.Stages) || last != 1 {
-			t.Errorf("%s: stages %v (want %v), final fraction %v", m.Key, stages, m.Stages, last)
-		}
+		got = append(got, m.Key+"="+m.Label)
+	}
+	want := []string{"wflsngca=WF-LSNGCA", "lsngca=LSNGCA", "mipp=MIPP", "wflsngca-robust=WF-LSNGCA robust"}
+	if !slices.Equal(got, want) {
+		t.Errorf("registry %v, want %v", got, want)
 	}
 }

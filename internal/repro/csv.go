@@ -19,3 +19,13 @@ func WriteCSV(path string, recs [][]string) error {
 	}
 	return f.Close()
 }
+
+// ReadCSV reads every record of the CSV file at path.
+func ReadCSV(path string) ([][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return csv.NewReader(f).ReadAll()
+}

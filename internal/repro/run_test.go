@@ -75,6 +75,9 @@ func TestSummarize(t *testing.T) {
 	if s.N != 4 || s.Mean != 2.5 || s.Std < 1.29 || s.Std > 1.30 {
 		t.Errorf("Summarize = %+v", s)
 	}
+	if m := Median([]float64{4, 1, 3, 2}); m != 2.5 {
+		t.Errorf("Median of 1..4 = %v, want 2.5", m)
+	}
 	if m := Median([]float64{5, 1, 3}); m != 3 {
 		t.Errorf("Median = %v", m)
 	}

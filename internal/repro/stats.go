@@ -32,12 +32,17 @@ func Summarize(v []float64) Summary {
 	return s
 }
 
-// Median returns the median of v, or NaN if v is empty.
+// Median returns the median of v: its middle value, or the mean of the two
+// middle values when len(v) is even; NaN if v is empty.
 func Median(v []float64) float64 {
-	if len(v) == 0 {
+	n := len(v)
+	if n == 0 {
 		return math.NaN()
 	}
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
-	return stat.Quantile(0.5, stat.Empirical, s, nil)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }

@@ -249,7 +249,7 @@ func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
 	for _, m := range c.Methods {
 		src := rand.NewPCG(c.Seed, repro.Key("artificial-fit", int(j.dist), j.r, j.run, c.N, c.D, m.Key))
 		start := time.Now()
-		res, err := m.New(c.Dim, 1, src, nil).Fit(ctx, x)
+		res, err := m.New(methods.Settings{Dim: c.Dim, Workers: 1, Src: src}).Fit(ctx, x)
 		row := Row{Dist: j.dist, R: j.r, Run: j.run, Rotated: j.rotated, Method: m.Label,
 			Seconds: time.Since(start).Seconds(), Cond: cond, Epsilon: math.NaN()}
 		switch {
@@ -310,7 +310,7 @@ func (c *Config) runTiming(ctx context.Context) ([]TimingRow, error) {
 			for _, m := range c.Methods {
 				src := rand.NewPCG(c.Seed, repro.Key("timing-fit", s.n, s.d, rep, m.Key))
 				start := time.Now()
-				if _, err := m.New(c.Dim, 1, src, nil).Fit(ctx, x); err != nil {
+				if _, err := m.New(methods.Settings{Dim: c.Dim, Workers: 1, Src: src}).Fit(ctx, x); err != nil {
 					return rows, err
 				}
 				rows = append(rows, TimingRow{Axis: s.axis, N: s.n, D: s.d, Rep: rep, Method: m.Label,

@@ -16,26 +16,31 @@ import (
 )
 
 // smallConfig is a study small enough for a smoke test.
-func smallConfig(out string) Config {
+func smallConfig(t *testing.T, out string) Config {
+	t.Helper()
+	// The pipeline is under test, not the estimators: the fast ones.
+	ms, err := methods.Parse("wflsngca,lsngca,mipp")
+	if err != nil {
+		t.Fatal(err)
+	}
 	return Config{
-		Dists:  []ngca.Distribution{ngca.GaussianMixture, ngca.SubGaussian},
-		Rs:     []float64{0, 1},
-		Runs:   2,
-		N:      300,
-		D:      5,
-		Seed:   7,
-		Rotate: true,
-		Timing: Timing{Ns: []int{200, 400}, Ds: []int{4, 6}, Reps: 1},
-		Out:    out,
-		// The pipeline is under test, not the estimators: the fast ones.
-		Methods: []methods.Method{methods.WFLSNGCA, methods.LSNGCA, methods.MIPP},
+		Dists:   []ngca.Distribution{ngca.GaussianMixture, ngca.SubGaussian},
+		Rs:      []float64{0, 1},
+		Runs:    2,
+		N:       300,
+		D:       5,
+		Seed:    7,
+		Rotate:  true,
+		Timing:  Timing{Ns: []int{200, 400}, Ds: []int{4, 6}, Reps: 1},
+		Out:     out,
+		Methods: ms,
 	}
 }
 
 // TestSmoke runs a tiny study and checks that every file is well formed.
 func TestSmoke(t *testing.T) {
 	out := t.TempDir()
-	if err := Run(context.Background(), smallConfig(out)); err != nil {
+	if err := Run(context.Background(), smallConfig(t, out)); err != nil {
 		t.Fatal(err)
 	}
 	recs := readCSV(t, filepath.Join(out, "errors.csv"))
@@ -74,7 +79,7 @@ func TestSmoke(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	var got [2][][]string
 	for i, w := range []int{1, 2} {
-		c := smallConfig(t.TempDir())
+		c := smallConfig(t, t.TempDir())
 		c.Rotate, c.Timing.Skip, c.Workers = false, true, w
 		if err := Run(context.Background(), c); err != nil {
 			t.Fatal(err)
@@ -98,7 +103,7 @@ func TestDeterministic(t *testing.T) {
 // written and the error says so.
 func TestInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	c := smallConfig(t.TempDir())
+	c := smallConfig(t, t.TempDir())
 	c.Runs, c.Workers = 20, 1
 	go func() {
 		// Cancel once a few rows have reached errors.csv.

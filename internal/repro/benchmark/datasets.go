@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/dataio"
 )
 
 // Dataset is one of the LIBSVM benchmark data sets of the paper's Table 2,
@@ -108,10 +109,77 @@ func (d *Data) Count() (pos, neg int) {
 	return pos, neg
 }
 
+// DefaultDataDir is the folder of the LIBSVM files when Config.Data is
+// empty: data/libsvm under the current directory. In the repository it is
+// git-ignored, since the data sets are not part of it.
+const DefaultDataDir = "data/libsvm"
+
+// DownloadURL is the LIBSVM data sets page, where the files of Datasets
+// can be downloaded.
+const DownloadURL = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/"
+
+// downloadHints says, for the files not found under their own name on
+// the LIBSVM data sets page, what to download.
+var downloadHints = map[string]string{
+	"ijcnn1":      "ijcnn1.bz2, decompressed",
+	"shuttle.trn": "shuttle.scale, renamed: the same rows, scaled",
+}
+
+// MissingDataError reports LIBSVM files that are not in the data folder.
+type MissingDataError struct {
+	// Dir is the folder searched, as given.
+	Dir string
+	// Files lists the files missing, in the order of Datasets.
+	Files []string
+}
+
+// Error names the folder, the files missing and where to download them.
+func (e *MissingDataError) Error() string {
+	var b strings.Builder
+	where := e.Dir
+	if abs, err := filepath.Abs(e.Dir); err == nil && abs != e.Dir {
+		where = fmt.Sprintf("%s (%s)", e.Dir, abs)
+	}
+	fmt.Fprintf(&b, "LIBSVM data files not found in %s: ", where)
+	for i, f := range e.Files {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f)
+		if h := downloadHints[f]; h != "" {
+			fmt.Fprintf(&b, " (%s)", h)
+		}
+	}
+	fmt.Fprintf(&b, "; download them from %s into %s, or give their folder with -data", DownloadURL, e.Dir)
+	return b.String()
+}
+
+// missingFiles returns a *MissingDataError for the files of sets that are
+// not in dir, or nil if all are there.
+func missingFiles(dir string, sets ...Dataset) error {
+	var missing []string
+	for _, ds := range sets {
+		for _, f := range ds.Files {
+			if _, err := os.Stat(filepath.Join(dir, f)); errors.Is(err, os.ErrNotExist) && !slices.Contains(missing, f) {
+				missing = append(missing, f)
+			}
+		}
+	}
+	if missing == nil {
+		return nil
+	}
+	return &MissingDataError{Dir: dir, Files: missing}
+}
+
 // Load reads the data set's files from dir and applies its preprocessing.
+// Files missing from dir are a *MissingDataError; errors in a file are
+// *dataio.Error values naming it.
 func (ds Dataset) Load(dir string) (*Data, error) {
 	if ds.Missing != "" {
 		return nil, fmt.Errorf("%s: %s", ds.Name, ds.Missing)
+	}
+	if err := missingFiles(dir, ds); err != nil {
+		return nil, err
 	}
 	var parts []*mat.Dense
 	var labels []float64
@@ -119,14 +187,16 @@ func (ds Dataset) Load(dir string) (*Data, error) {
 		path := filepath.Join(dir, f)
 		r, err := os.Open(path)
 		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("%s: %s not found (give the directory of the LIBSVM files with -data)", ds.Name, path)
-			}
 			return nil, fmt.Errorf("%s: %w", ds.Name, err)
 		}
-		x, y, err := ngca.ReadLIBSVM(r, ds.Features)
+		x, y, err := dataio.ReadLIBSVM(r, ds.Features)
 		r.Close()
 		if err != nil {
+			var fe *dataio.Error
+			if errors.As(err, &fe) {
+				fe.File = path // "vehicle: data/libsvm/vehicle.scale:3:7: ..."
+				return nil, fmt.Errorf("%s: %w", ds.Name, err)
+			}
 			return nil, fmt.Errorf("%s: %s: %w", ds.Name, path, err)
 		}
 		parts = append(parts, x)

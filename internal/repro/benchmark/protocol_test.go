@@ -1,6 +1,7 @@
 package benchmark
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -10,11 +11,10 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
-)
 
-// sharedDatasets is where the full data sets live when this repository is
-// checked out beside the project's shared directory.
-var sharedDatasets = filepath.Join("..", "..", "..", "..", "shared", "datasets")
+	"github.com/ngca-go/ngca/internal/dataio"
+	"github.com/ngca-go/ngca/internal/libsvm/libsvmtest"
+)
 
 func TestLabelMapping(t *testing.T) {
 	vehicle, _ := Lookup("vehicle")
@@ -74,11 +74,21 @@ func TestSvmguide1Merge(t *testing.T) {
 		t.Errorf("merged svmguide1:\n%v\nlabels %v", mat.Formatted(got.X), got.Y)
 	}
 
-	if _, err := ds.Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "-data") {
+	empty := t.TempDir()
+	_, err = ds.Load(empty)
+	var me *MissingDataError
+	if !errors.As(err, &me) || me.Dir != empty || strings.Join(me.Files, ",") != "svmguide1,svmguide1.t" {
 		t.Errorf("missing files: %v", err)
 	}
-	write(t, dir, "svmguide1.t", "1 5:1\n")
-	if _, err := ds.Load(dir); err == nil || !strings.Contains(err.Error(), "exceeds 4 features") {
+	write(t, empty, "svmguide1", "1 1:1\n")
+	if _, err = ds.Load(empty); !errors.As(err, &me) || strings.Join(me.Files, ",") != "svmguide1.t" {
+		t.Errorf("a missing file: %v", err)
+	}
+	write(t, dir, "svmguide1.t", "1 1:1\n1 5:1\n")
+	_, err = ds.Load(dir)
+	var fe *dataio.Error
+	if !errors.As(err, &fe) || fe.File != filepath.Join(dir, "svmguide1.t") || fe.Line != 2 || fe.Column != 3 ||
+		err.Error() != "svmguide1: "+filepath.Join(dir, "svmguide1.t")+":2:3: feature index 5 exceeds 4 features" {
 		t.Errorf("a fifth feature: %v", err)
 	}
 	susy, _ := Lookup("susy")
@@ -87,12 +97,46 @@ func TestSvmguide1Merge(t *testing.T) {
 	}
 }
 
-// TestRealDatasets loads the full data sets when they are available beside
-// the repository, and checks their sizes after preprocessing.
-func TestRealDatasets(t *testing.T) {
-	if _, err := os.Stat(sharedDatasets); err != nil {
-		t.Skipf("skipped: the data sets are not at %s", sharedDatasets)
+// TestMissingDataError checks that the error for missing files names the
+// folder searched, the files and where to download them.
+func TestMissingDataError(t *testing.T) {
+	err := missingFiles("nowhere", Datasets...)
+	var me *MissingDataError
+	if !errors.As(err, &me) {
+		t.Fatalf("missingFiles: %v", err)
 	}
+	if got := strings.Join(me.Files, ","); got != "vehicle.scale,svmguide3,svmguide1,svmguide1.t,shuttle.trn,ijcnn1" {
+		t.Errorf("missing files %s", got)
+	}
+	abs, _ := filepath.Abs("nowhere")
+	for _, want := range []string{
+		"LIBSVM data files not found in nowhere (" + abs + "): vehicle.scale, svmguide3,",
+		"shuttle.trn (shuttle.scale, renamed: the same rows, scaled), ijcnn1 (ijcnn1.bz2, decompressed); ",
+		"download them from https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/ into nowhere, or give their folder with -data",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message %q lacks %q", err, want)
+		}
+	}
+	if err := missingFiles("testdata", Datasets[0]); err != nil {
+		t.Errorf("vehicle in testdata: %v", err)
+	}
+}
+
+// TestRealDatasets loads the committed slice of vehicle.scale, then the
+// full data sets from the folder NGCA_DATA names (see libsvmtest.DataDir),
+// and checks their sizes after preprocessing.
+func TestRealDatasets(t *testing.T) {
+	vehicle, _ := Lookup("vehicle")
+	slice, err := vehicle.Load("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pos, neg := slice.Count(); pos != 60 || neg != 60 {
+		t.Errorf("vehicle slice: %d positive, %d negative; want 60, 60", pos, neg)
+	}
+
+	dir := libsvmtest.DataDir(t)
 	for _, tc := range []struct {
 		name     string
 		pos, neg int
@@ -104,7 +148,7 @@ func TestRealDatasets(t *testing.T) {
 		{"ijcnn1", 4853, 45137},
 	} {
 		ds, _ := Lookup(tc.name)
-		data, err := ds.Load(sharedDatasets)
+		data, err := ds.Load(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,13 +24,14 @@ type Method struct {
 	reduce func(ctx context.Context, train, test *mat.Dense, m int, src rand.Source) (*mat.Dense, *mat.Dense, error)
 }
 
-// The methods of the paper's Table 2.
+// The methods of the paper's Table 2; the NGCA estimators come from the
+// registry of internal/methods, by key.
 var (
 	NoReduction = Method{Key: "none", Label: "No reduction"}
 	PCA         = Method{Key: "pca", Label: "PCA", reduce: reducePCA}
-	MIPP        = ngcaMethod(methods.MIPP)
-	LSNGCA      = ngcaMethod(methods.LSNGCA)
-	WFLSNGCA    = ngcaMethod(methods.WFLSNGCA)
+	MIPP        = ngcaMethod("mipp")
+	LSNGCA      = ngcaMethod("lsngca")
+	WFLSNGCA    = ngcaMethod("wflsngca")
 )
 
 // Methods returns every method in the order of the paper's columns.
@@ -73,12 +74,13 @@ func methodKeys() string {
 	return strings.Join(k, ", ")
 }
 
-// ngcaMethod fits an NGCA estimator with the paper's settings on one
-// goroutine (the study runs jobs in parallel instead).
-func ngcaMethod(nm methods.Method) Method {
+// ngcaMethod fits the registry's estimator key with its default settings
+// (the paper's) on one goroutine (the study runs jobs in parallel instead).
+func ngcaMethod(key string) Method {
+	nm := methods.MustLookup(key)
 	return Method{Key: nm.Key, Label: nm.Label,
 		reduce: func(ctx context.Context, train, test *mat.Dense, m int, src rand.Source) (*mat.Dense, *mat.Dense, error) {
-			res, err := nm.New(m, 1, src, nil).Fit(ctx, train)
+			res, err := nm.New(methods.Settings{Dim: m, Workers: 1, Src: src}).Fit(ctx, train)
 			if err != nil {
 				return nil, nil, err
 			}

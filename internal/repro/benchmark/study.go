@@ -33,10 +33,11 @@ import (
 	"github.com/ngca-go/ngca/internal/repro"
 )
 
-// Config configures the study. Its zero value (with Data and Out set)
-// runs the paper's study.
+// Config configures the study. Its zero value (with Out set) runs the
+// paper's study on the LIBSVM files in DefaultDataDir.
 type Config struct {
-	// Data is the directory of the LIBSVM files.
+	// Data is the folder of the LIBSVM files; "" means DefaultDataDir.
+	// Run reports the files missing from it as a *MissingDataError.
 	Data string
 	// Out is the directory the results are written to (created if
 	// needed).
@@ -103,6 +104,9 @@ type job struct {
 
 // defaults fills in the zero fields and checks the configuration.
 func (c *Config) defaults() error {
+	if c.Data == "" {
+		c.Data = DefaultDataDir
+	}
 	if c.Datasets == nil {
 		c.Datasets = DefaultDatasets()
 	}
@@ -203,10 +207,13 @@ func (c Config) Run(ctx context.Context) (*Result, error) {
 	if err := c.defaults(); err != nil {
 		return nil, err
 	}
+	sets := c.selected()
+	if err := missingFiles(c.Data, sets...); err != nil {
+		return nil, err
+	}
 	if err := libsvm.Available(); err != nil {
 		return nil, err
 	}
-	sets := c.selected()
 	data := make(map[string]*Data, len(sets))
 	for _, ds := range sets {
 		x, err := ds.Load(c.Data)

@@ -178,15 +178,17 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", tc.cfg, err, tc.msg)
 		}
 	}
+	// Missing files are reported before LIBSVM is looked for.
+	cfg := Config{Data: t.TempDir(), Out: t.TempDir(), Datasets: []string{"vehicle", "svmguide1"}, Dims: []int{20}, Runs: 1, N: 80}
+	var me *MissingDataError
+	if _, err := cfg.Run(context.Background()); !errors.As(err, &me) || me.Dir != cfg.Data || strings.Join(me.Files, ",") != "vehicle.scale,svmguide1,svmguide1.t" {
+		t.Errorf("missing data: %v", err)
+	}
 	// The slice has 60 rows per class: n = 80 needs 80 of each.
 	requireLIBSVM(t)
-	cfg := Config{Data: "testdata", Out: t.TempDir(), Datasets: []string{"vehicle"}, Dims: []int{20}, Runs: 1, N: 80}
+	cfg.Data, cfg.Datasets = "testdata", []string{"vehicle"}
 	if _, err := cfg.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "vehicle has 60 positive and 60 negative rows, but n = 80 needs 80 of each") {
 		t.Errorf("too few rows: %v", err)
-	}
-	cfg.Data = t.TempDir()
-	if _, err := cfg.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "not found") {
-		t.Errorf("missing data: %v", err)
 	}
 }
 

@@ -59,26 +59,37 @@ type Method struct {
 }
 
 // DefaultMethods are the faithful method, LSNGCA, MIPP, the robust variant
-// (as the ngca command runs them, with one worker each) and the robust
-// variant's two single-path ablations. The keys seed the fits and name
-// them in robust.csv, so they are the study's own, not the command's.
+// (from the registry of internal/methods, with one worker each) and the
+// robust variant's two single-path ablations. The keys seed the fits and
+// name them in robust.csv, so they are the study's own, not the command's.
 func DefaultMethods() []Method {
-	std := func(m methods.Method) func(rand.Source) ngca.Estimator {
-		return func(src rand.Source) ngca.Estimator { return m.New(2, 1, src, nil) }
-	}
-	path := func(p ngca.RobustPath) func(rand.Source) ngca.Estimator {
-		return func(src rand.Source) ngca.Estimator {
-			return &ngca.WFLSNGCA{Dim: 2, Workers: 1, Src: src, Robust: &ngca.RobustOptions{Path: p}}
-		}
-	}
 	return []Method{
-		{"wflsngca", "WF-LSNGCA (faithful)", std(methods.WFLSNGCA)},
-		{"lsngca", "LSNGCA", std(methods.LSNGCA)},
-		{"mipp", "MIPP", std(methods.MIPP)},
-		{"robust", "WF-LSNGCA robust", std(methods.WFLSNGCARobust)},
-		{"robust-axes", "robust, axes estimate only", path(ngca.RobustAxes)},
-		{"robust-equivariant", "robust, equivariant estimate only", path(ngca.RobustEquivariant)},
+		{"wflsngca", "WF-LSNGCA (faithful)", registered("wflsngca", nil)},
+		{"lsngca", "LSNGCA", registered("lsngca", nil)},
+		{"mipp", "MIPP", registered("mipp", nil)},
+		{"robust", "WF-LSNGCA robust", registered("wflsngca-robust", nil)},
+		{"robust-axes", "robust, axes estimate only", registered("wflsngca-robust", withPath(ngca.RobustAxes))},
+		{"robust-equivariant", "robust, equivariant estimate only", registered("wflsngca-robust", withPath(ngca.RobustEquivariant))},
 	}
+}
+
+// registered returns a constructor of the registry's estimator key with
+// its default settings for m = 2 and one worker, changed by set if set is
+// not nil.
+func registered(key string, set func(ngca.Estimator)) func(rand.Source) ngca.Estimator {
+	m := methods.MustLookup(key)
+	return func(src rand.Source) ngca.Estimator {
+		e := m.New(methods.Settings{Dim: 2, Workers: 1, Src: src})
+		if set != nil {
+			set(e)
+		}
+		return e
+	}
+}
+
+// withPath sets the Path of a robust WF-LSNGCA.
+func withPath(p ngca.RobustPath) func(ngca.Estimator) {
+	return func(e ngca.Estimator) { e.(*ngca.RobustWFLSNGCA).Path = p }
 }
 
 // Config describes the study.
@@ -231,8 +242,8 @@ func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
 			row.Err = err.Error()
 		default:
 			row.Epsilon = ngca.SubspaceError(truth, res.Basis)
-			if res.Robust != nil {
-				row.Path, row.Z = res.Robust.Path.String(), res.Robust.Z
+			if r, ok := res.Report.(*ngca.RobustReport); ok {
+				row.Path, row.Z = r.Path.String(), r.Z
 			}
 		}
 		rows = append(rows, row)

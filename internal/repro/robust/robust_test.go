@@ -40,6 +40,10 @@ func TestSmoke(t *testing.T) {
 		if strings.HasPrefix(r[3], "robust") && r[6] == "" {
 			t.Errorf("robust row without a path: %v", r)
 		}
+		// The ablations are the robust variant with its Path set.
+		if path, ok := strings.CutPrefix(r[3], "robust-"); ok && r[6] != path {
+			t.Errorf("%s returned the %s estimate", r[3], r[6])
+		}
 	}
 	md, err := os.ReadFile(filepath.Join(out, "robust.md"))
 	if err != nil {

@@ -1,0 +1,157 @@
+package repro_test
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/repro"
+)
+
+// committedRun is one fit recorded in a committed study table: the data
+// and estimator seeds as the study derives them, and the ε it recorded.
+type committedRun struct {
+	file, row string // the table and the first fields of the row
+	data      ngca.Artificial
+	dataKey   uint64
+	fitKey    uint64
+	est       func(src rand.Source) ngca.Estimator
+	path      string // robust study: the path the variant took
+}
+
+// The studies' estimators, as they built them (the worker count does not
+// change a result).
+func wf(src rand.Source) ngca.Estimator   { return &ngca.WFLSNGCA{Dim: 2, Src: src} }
+func ls(src rand.Source) ngca.Estimator   { return &ngca.LSNGCA{Dim: 2, Src: src} }
+func mipp(src rand.Source) ngca.Estimator { return &ngca.MIPP{Dim: 2, Src: src} }
+func robust(p ngca.RobustPath) func(rand.Source) ngca.Estimator {
+	return func(src rand.Source) ngca.Estimator { return &ngca.RobustWFLSNGCA{Dim: 2, Src: src, Path: p} }
+}
+
+// artificialRuns are rows of docs/errors.csv (aligned) or
+// docs/turned/errors.csv (turned) of `ngca reproduce artificial` (seed 1).
+func artificialRuns(dist ngca.Distribution, r float64, run int, rotated bool) []committedRun {
+	file := filepath.Join("..", "..", "docs", "errors.csv")
+	if rotated {
+		file = filepath.Join("..", "..", "docs", "turned", "errors.csv")
+	}
+	prefix := dist.String() + "," + strconv.FormatFloat(r, 'g', -1, 64) + "," + strconv.Itoa(run) + "," + strconv.FormatBool(rotated) + ","
+	data := ngca.Artificial{Dist: dist, N: 2000, D: 10, R: r, Rotate: rotated}
+	var out []committedRun
+	for _, m := range []struct {
+		key, label string
+		est        func(rand.Source) ngca.Estimator
+	}{{"wflsngca", "WF-LSNGCA", wf}, {"lsngca", "LSNGCA", ls}, {"mipp", "MIPP", mipp},
+		{"wflsngca-robust", "WF-LSNGCA robust", robust(ngca.RobustAdaptive)}} {
+		out = append(out, committedRun{file: file, row: prefix + m.label, data: data,
+			dataKey: repro.Key("artificial", int(dist), r, run, 2000, 10),
+			fitKey:  repro.Key("artificial-fit", int(dist), r, run, 2000, 10, m.key), est: m.est})
+	}
+	return out
+}
+
+// robustRun is a row of docs/robust-runs.csv of `ngca reproduce robust`
+// (seed 1).
+func robustRun(cell string, r float64, d int, rotate bool, dist ngca.Distribution, seed int, key, path string) committedRun {
+	est := map[string]func(rand.Source) ngca.Estimator{"robust": robust(ngca.RobustAdaptive),
+		"robust-axes": robust(ngca.RobustAxes), "robust-equivariant": robust(ngca.RobustEquivariant)}[key]
+	return committedRun{file: filepath.Join("..", "..", "docs", "robust-runs.csv"),
+		row:  cell + "," + dist.String() + "," + strconv.Itoa(seed) + "," + key,
+		data: ngca.Artificial{Dist: dist, N: 2000, D: d, R: r, Rotate: rotate}, est: est, path: path,
+		dataKey: repro.Key("robust", cell, int(dist), seed), fitKey: repro.Key("robust-fit", cell, int(dist), seed, key)}
+}
+
+// TestCommittedStudyRuns refits a seeded subset of the fits recorded in the
+// committed study tables and checks that every estimator, the robust
+// variant and its paths included, gives exactly the recorded ε (and, for
+// the robust variant, the same path): the tables stay reproducible bit for
+// bit from their commands.
+func TestCommittedStudyRuns(t *testing.T) {
+	runs := append(artificialRuns(ngca.GaussianMixture, 2, 0, false),
+		robustRun("rotated r=0.8", 0.8, 10, true, ngca.GaussianMixture, 0, "robust", "equivariant"))
+	if !testing.Short() {
+		runs = append(runs, artificialRuns(ngca.SuperGaussian, 1.5, 0, false)...)
+		runs = append(runs, artificialRuns(ngca.SubGaussian, 0.8, 0, true)...)
+		runs = append(runs,
+			robustRun("rotated r=0.8", 0.8, 10, true, ngca.GaussianMixture, 0, "robust-axes", "axes"),
+			robustRun("rotated r=0.8", 0.8, 10, true, ngca.GaussianMixture, 0, "robust-equivariant", "equivariant"),
+			robustRun("aligned r=2", 2, 10, false, ngca.SuperGaussian, 0, "robust", "axes"))
+	}
+	for _, run := range runs {
+		t.Run(run.row, func(t *testing.T) {
+			t.Parallel()
+			want, path := recordedEpsilon(t, run.file, run.row)
+			x, truth, err := run.data.Sample(rand.NewPCG(1, run.dataKey))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := run.est(rand.NewPCG(1, run.fitKey)).Fit(context.Background(), x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ngca.SubspaceError(truth, res.Basis); got != want {
+				t.Errorf("ε = %v, recorded %v", got, want)
+			}
+			if r, ok := res.Report.(*ngca.RobustReport); ok && run.path != "" && r.Path.String() != path {
+				t.Errorf("path %v, recorded %v", r.Path, path)
+			}
+		})
+	}
+}
+
+// recordedEpsilon returns the ε (and the path column, if any) of the row
+// of file whose first fields are row.
+func recordedEpsilon(t *testing.T, file, row string) (float64, string) {
+	t.Helper()
+	recs, err := repro.ReadCSV(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := recs[0]
+	col := func(name string) int {
+		for i, h := range header {
+			if h == name {
+				return i
+			}
+		}
+		return -1
+	}
+	eps, path := col("epsilon"), col("path")
+	for _, rec := range recs[1:] {
+		if prefixOf(rec, row) {
+			v, err := strconv.ParseFloat(rec[eps], 64)
+			if err != nil || math.IsNaN(v) {
+				t.Fatalf("%s: row %q has ε %q", file, row, rec[eps])
+			}
+			p := ""
+			if path >= 0 {
+				p = rec[path]
+			}
+			return v, p
+		}
+	}
+	t.Fatalf("%s: no row %q", file, row)
+	return 0, ""
+}
+
+// prefixOf reports whether the comma-joined first fields of rec are row.
+func prefixOf(rec []string, row string) bool {
+	s := ""
+	for i, f := range rec {
+		if i > 0 {
+			s += ","
+		}
+		s += f
+		if s == row {
+			return true
+		}
+		if len(s) >= len(row) {
+			return false
+		}
+	}
+	return false
+}

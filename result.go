@@ -1,0 +1,165 @@
+package ngca
+
+import (
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Result is what an Estimator learned from the data. Every estimator sets
+// every field; the one exception is stated on Eigenvalues.
+type Result struct {
+	// Method names the estimator that produced the result: "WF-LSNGCA",
+	// "WF-LSNGCA robust", "LSNGCA" or "MIPP".
+	Method string
+
+	// Basis is a d×Dim matrix with orthonormal columns spanning the
+	// estimated non-Gaussian index space in the caller's coordinates.
+	// Basis vectors are columns (as in gonum's VectorsTo), not rows. Its
+	// first column is the direction of the leading vector of the
+	// estimate mapped back to the caller's coordinates, and the following
+	// columns are orthogonalised against the ones before (Gram–Schmidt
+	// order). The sign of each column is fixed so that its entry of
+	// largest magnitude is positive.
+	Basis *mat.Dense
+
+	// Eigenvalues are all d eigenvalues, in descending order, of the d×d
+	// matrix whose leading Dim eigenvectors gave the basis, in the
+	// coordinates in which that matrix was formed: (1/n)Σv(xᵢ)v(xᵢ)ᵀ on
+	// standardised data for WF-LSNGCA and the robust variant's axes
+	// estimate, (1/n)Σu(yᵢ)u(yᵢ)ᵀ on whitened data for LSNGCA, (1/k)Σββᵀ
+	// over the k kept vectors (whitened) for MIPP. A clear gap after the
+	// Dim-th value suggests Dim is right.
+	//
+	// Eigenvalues is nil only when RobustWFLSNGCA returns its equivariant
+	// estimate: that basis is a refined frame, not the eigenvectors of a
+	// matrix. RobustReport.AxesEigenvalues then holds the axes estimate's
+	// spectrum, if the axes estimate ran.
+	Eigenvalues []float64
+
+	// Mean holds the column means of the training data; ProjectTo
+	// subtracts them.
+	Mean []float64
+
+	// Timings lists the wall time of each step of the fit, in order,
+	// ending with "total".
+	Timings []Timing
+
+	// Report holds the estimator's own diagnostics: an *LSReport from
+	// WFLSNGCA and LSNGCA, a *MIPPReport from MIPP and a *RobustReport
+	// from RobustWFLSNGCA. Use a type switch or assertion to read it.
+	Report Report
+}
+
+// ProjectTo sets dst to the coordinates of the rows of x in the basis,
+//
+//	dst = (x − 1·Meanᵀ)·Basis,
+//
+// an n×Dim matrix. If dst is empty it is resized; otherwise it must be n×Dim.
+// ProjectTo panics if x has a different number of columns than the
+// training data or dst has the wrong shape.
+func (r *Result) ProjectTo(dst *mat.Dense, x mat.Matrix) {
+	n, d := x.Dims()
+	bd, m := r.Basis.Dims()
+	if d != bd || len(r.Mean) != d {
+		panic(mat.ErrShape)
+	}
+	if dst.IsEmpty() {
+		dst.ReuseAs(n, m)
+	} else if rr, cc := dst.Dims(); rr != n || cc != m {
+		panic(mat.ErrShape)
+	}
+	c := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			c.Set(i, j, x.At(i, j)-r.Mean[j])
+		}
+	}
+	dst.Mul(c, r.Basis)
+}
+
+// Report is an estimator's own diagnostics in a Result: *LSReport,
+// *MIPPReport or *RobustReport.
+type Report interface {
+	isReport()
+}
+
+// LSReport is the Report of the least-squares estimators WFLSNGCA and
+// LSNGCA.
+type LSReport struct {
+	// NumCenters and Folds are the number of kernel centers b and of
+	// cross-validation folds the fit used (the defaults resolved).
+	NumCenters, Folds int
+	// CV reports the cross-validation of every stage, in the order the
+	// stages ran: "lsldg" then "v" for WF-LSNGCA, "lsldg" for LSNGCA.
+	CV []StageCV
+}
+
+// MIPPReport is the Report of MIPP.
+type MIPPReport struct {
+	// Iterations and Threshold are the settings the fit used (the
+	// defaults resolved).
+	Iterations int
+	Threshold  float64
+	// Kept reports, for every family of index functions in order, how
+	// many functions passed the signal-to-noise threshold.
+	Kept []FamilyCount
+}
+
+func (*LSReport) isReport()     {}
+func (*MIPPReport) isReport()   {}
+func (*RobustReport) isReport() {}
+
+// StageCV reports the k-fold cross-validation of one stage: for every output
+// coordinate, the held-out score of every (width, ridge) pair and the pair
+// chosen.
+type StageCV struct {
+	// Name identifies the stage: "lsldg" for the log-density-gradient fit,
+	// "v" for stage 2 of WF-LSNGCA; the robust variant has more.
+	Name string
+	// Widths and Ridges are the candidate grids, in the order of the rows
+	// and columns of every Selection's Scores.
+	Widths, Ridges []float64
+	// Coords holds one Selection per output coordinate.
+	Coords []Selection
+}
+
+// Selection is what cross-validation chose for one output coordinate.
+type Selection struct {
+	// Width and Ridge are the chosen kernel width and ridge parameter.
+	Width, Ridge float64
+	// Score is the chosen pair's mean held-out score.
+	Score float64
+	// Scores.At(w, l) is the held-out score of Widths[w] and Ridges[l],
+	// averaged over the folds; +Inf marks a candidate whose solve failed.
+	Scores *mat.Dense
+}
+
+// Timing is the wall time of one step of a fit.
+type Timing struct {
+	Step    string
+	Elapsed time.Duration
+}
+
+// stopwatch records the Timings of a fit.
+type stopwatch struct {
+	start, last time.Time
+	steps       []Timing
+}
+
+func newStopwatch() *stopwatch {
+	now := time.Now()
+	return &stopwatch{start: now, last: now}
+}
+
+// lap records the time since the previous lap as the given step.
+func (s *stopwatch) lap(step string) {
+	now := time.Now()
+	s.steps = append(s.steps, Timing{Step: step, Elapsed: now.Sub(s.last)})
+	s.last = now
+}
+
+// total returns the recorded steps followed by the total time.
+func (s *stopwatch) total() []Timing {
+	return append(s.steps, Timing{Step: "total", Elapsed: time.Since(s.start)})
+}

@@ -1,0 +1,211 @@
+package ngca
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// nullTest compares, for every coordinate j with its chosen (σ_j, λ_j),
+// the per-row held-out losses of the fitted model and of the null model
+// (the linear part alone, or f_j = 0 without one). It fills the stage's
+// zOut and lossOut if set, and reports which coordinates fail the test
+// (all false when nullZ ≤ 0). It does nothing when the stage asks for none
+// of the three.
+func (rs *robustSweep) nullTest(ctx context.Context, workers int, choices []choice) ([]bool, error) {
+	st, sd := rs.st, rs.sd
+	isNull := make([]bool, sd.d)
+	if !(st.nullZ > 0) && st.lossOut == nil && st.zOut == nil {
+		return isNull, nil
+	}
+	losses := make([][]float64, sd.d)
+	err := parallelFor(ctx, workers, sd.d, func(wk, j int) error {
+		model, null, err := rs.cellOf(wk).(*robustCell).perRow(j, choices[j].w, choices[j].l)
+		if err != nil {
+			return err
+		}
+		z := pairedZ(model, null)
+		if st.zOut != nil {
+			st.zOut[j] = z
+		}
+		if st.nullZ > 0 {
+			isNull[j] = !(z < -st.nullZ)
+		}
+		losses[j] = model
+		if isNull[j] {
+			losses[j] = null
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	if st.lossOut != nil {
+		clear(st.lossOut)
+		for j := 0; j < sd.d; j++ {
+			for p, i := range sd.part.order {
+				st.lossOut[i] += losses[j][p]
+			}
+		}
+	}
+	return isNull, nil
+}
+
+// perRow returns, in fold order, every row's held-out loss
+// f² + 2(∂_j f + f·a) under the model with the chosen width index w and
+// ridge index l, and under the null model, each row predicted by the fit
+// without its fold.
+func (c *robustCell) perRow(j, w, l int) (model, null []float64, err error) {
+	rs := c.rs
+	sd, st := rs.sd, rs.st
+	n, b, sigma := sd.n, sd.b, st.widths[w]
+	if c.kt == nil {
+		c.kt = make([]float64, b*n)
+	}
+	if c.ktWidth != w {
+		c.ktWidth = -1
+		if err := kernelNoSelf(context.Background(), 1, c.kt, sd.d2, b, sigma); err != nil {
+			return nil, nil, err
+		}
+		c.ktWidth = w
+	}
+	c.fill(c.kt, j, sigma)
+	s := c.sums
+	fits := c.cv.foldFits(sd.part, s.gf, s.hf, s.g, s.h, c.lin, st.ridges[l])
+
+	var aj []float64
+	if sd.aT != nil {
+		aj = sd.aT[j*n : (j+1)*n]
+	}
+	xj, cj, curv := sd.xT[j*n:(j+1)*n], sd.cT.RawRowView(j), rs.curv(j, sigma)
+	model, null = make([]float64, n), make([]float64, n)
+	for f, ff := range fits {
+		if !ff.ok {
+			return nil, nil, errNullTest(st.name, j)
+		}
+		for p := sd.part.bounds[f]; p < sd.part.bounds[f+1]; p++ {
+			var fv, df float64
+			for k := 0; k < b; k++ {
+				kv := c.kt[k*n+p]
+				if kv == 0 || ff.theta[k] == 0 {
+					continue
+				}
+				diff := cj[k] - xj[p]
+				fv += ff.theta[k] * diff * kv
+				df += ff.theta[k] * (diff*diff*curv - 1) * kv
+			}
+			var f0, df0 float64
+			if c.lin != nil {
+				for col, v := range rs.lf.rows[p*c.lin.q : (p+1)*c.lin.q] {
+					fv += ff.a[col] * v
+					f0 += ff.a0[col] * v
+				}
+				df += ff.a[j]
+				df0 += ff.a0[j]
+			}
+			av := 0.0
+			if aj != nil {
+				av = aj[p]
+			}
+			model[p] = fv*fv + 2*(df+fv*av)
+			null[p] = f0*f0 + 2*(df0+f0*av)
+		}
+	}
+	return model, null, nil
+}
+
+// refit solves every coordinate's all-rows problem with its chosen ridge:
+// θ̂ (b×d) and, with the linear part, its coefficients (d×q, row j for
+// coordinate j). A coordinate that failed the null test gets θ̂_j = 0 and
+// the null model's linear part.
+func (rs *robustSweep) refit(ctx context.Context, workers int, choices []choice, isNull []bool) (*mat.Dense, []float64, error) {
+	sd, st := rs.sd, rs.st
+	theta := mat.NewDense(sd.b, sd.d, nil)
+	var lin []float64
+	q := 1
+	if rs.lf != nil {
+		q = rs.lf.q
+		lin = make([]float64, sd.d*q)
+	}
+	scorers := make([]*linScorer, max(1, workers))
+	err := parallelFor(ctx, workers, sd.d, func(wk, j int) error {
+		if scorers[wk] == nil {
+			scorers[wk] = newLinScorer(sd.b, 1, q)
+		}
+		sc, ridge := scorers[wk], st.ridges[choices[j].l]
+		var th, a []float64
+		ok := false
+		if rs.lf == nil {
+			th, ok = sc.cvScorer.refit(rs.best.g[j], rs.best.h[j], sd.n, ridge)
+		} else {
+			ls := &linSums{q: q, cTot: rs.bestC[j], lTot: rs.lf.lTot, rTot: rs.bestR[j]}
+			th, a, ok = sc.refit(rs.best.g[j], rs.best.h[j], ls, sd.n, ridge)
+			if ok && isNull[j] {
+				if a0 := sc.nullRefit(ls, sd.n); a0 != nil {
+					a = a0
+				}
+			}
+		}
+		if !ok {
+			return fmt.Errorf("%w: stage %q, coordinate %d: refit with λ = %g failed", ErrSingular, st.name, j, ridge)
+		}
+		if isNull[j] {
+			clear(th)
+		}
+		theta.SetCol(j, th)
+		if lin != nil {
+			copy(lin[j*q:(j+1)*q], a)
+		}
+		return nil
+	}, nil)
+	return theta, lin, err
+}
+
+// robustModel is a fitted robust stage: a derivModel whose kernels may see
+// only some of the coordinates, plus an optional linear part.
+type robustModel struct {
+	kern *derivModel
+	// inKernel, if not nil, marks the columns the kernels' distances use.
+	inKernel []bool
+	// lin, if not nil, is d×(d+1): f_j has the linear part
+	// Σ_m lin[j][m]·x_m + lin[j][d].
+	lin []float64
+}
+
+func (m *robustModel) newScratch() *evalScratch { return m.kern.newScratch() }
+
+// evalRow evaluates the model at x as derivModel.evalRow does, with the
+// kernels' distances over the kernel columns and the linear part added.
+func (m *robustModel) evalRow(s *evalScratch, x, vals, slopes []float64) {
+	m.kern.geometry(s, x)
+	b, d := m.kern.centers.Dims()
+	if m.inKernel != nil {
+		for k := 0; k < b; k++ {
+			dk := s.diff[k*d : (k+1)*d]
+			var d2, q float64
+			for l, v := range x {
+				if m.inKernel[l] {
+					d2 += dk[l] * dk[l]
+					q += dk[l] * v
+				}
+			}
+			s.d2[k], s.q[k] = d2, q
+		}
+	}
+	m.kern.combine(s, x, vals, slopes)
+	if m.lin == nil {
+		return
+	}
+	for j := 0; j < d; j++ {
+		lj := m.lin[j*(d+1) : (j+1)*(d+1)]
+		var lx float64
+		for l, v := range x {
+			lx += lj[l] * v
+		}
+		vals[j] += lx + lj[d]
+		if slopes != nil {
+			slopes[j] += lx
+		}
+	}
+}

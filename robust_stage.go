@@ -1,0 +1,299 @@
+package ngca
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+)
+
+// robustStage is a least-squares stage (stage.go) with the robust
+// variant's extensions. Its kernels never pair a center with its own data
+// row (kernelNoSelf); the other extensions are optional.
+type robustStage struct {
+	stage
+	// linear adds to every f_j an unpenalised linear part a_jᵀ(ℓ, 1) with
+	// ℓ the row of linX (nil: of x), profiled out exactly (robust_cv.go).
+	// Output j of x is then column j of linX, so linX must hold x's
+	// columns first.
+	linear bool
+	linX   *mat.Dense
+	// kernelCols, if not nil, restricts the kernels' distances to these
+	// columns (in increasing order); every output keeps its own ramp
+	// (c_kj − x_j).
+	kernelCols []int
+	// nullZ, if positive, keeps a coordinate's kernel part only if its
+	// held-out loss beats the null model's (the linear part alone, or
+	// f_j = 0 without one) by nullZ standard errors of the per-row paired
+	// difference; otherwise θ_j = 0.
+	nullZ float64
+	// lossOut, if not nil (length n), receives every row's held-out loss
+	// summed over the coordinates, for the chosen candidates (the null
+	// model where the null test rejected the kernel part).
+	lossOut []float64
+	// zOut, if not nil (length d), receives every coordinate's paired
+	// z-score of the held-out loss difference between its fitted model and
+	// its null model (negative: the kernel part helps).
+	zOut []float64
+}
+
+// kernelNoSelf is kernelT with every zero distance, a center's own data
+// row, given kernel value zero. Without that, a narrow kernel is a spike at
+// a data row, where ψ_kj = 0 but ∂_jψ_kj = −1; the training objective then
+// drives θ_k to about 1/(nλ), while held-out points never see the spike, so
+// cross-validation cannot reject it.
+func kernelNoSelf(ctx context.Context, workers int, kt, d2 []float64, b int, sigma float64) error {
+	if err := kernelT(ctx, workers, kt, d2, b, sigma); err != nil {
+		return err
+	}
+	for i, v := range d2 {
+		if v == 0 {
+			kt[i] = 0
+		}
+	}
+	return nil
+}
+
+// fitRobustStage runs the stage as fitStage does, with the null test
+// between the choice of (σ_j, λ_j) and the refit.
+func fitRobustStage(ctx context.Context, st robustStage, p *plan) (*robustModel, StageCV, error) {
+	p.progress.begin(st.name)
+	sd := newStageData(st.x, st.a, st.centers, st.part)
+	kx, kc := st.x, st.centers
+	if st.kernelCols != nil {
+		kx, kc = columns(st.x, st.kernelCols), columns(st.centers, st.kernelCols)
+	}
+	if err := sd.distances(ctx, p.workers, kx, kc); err != nil {
+		return nil, StageCV{}, err
+	}
+	rs := newRobustSweep(&st, sd, p.workers)
+	choices, err := sweep(ctx, p, sd, st.widths, len(st.ridges), kernelNoSelf, rs.cellOf)
+	if err != nil {
+		return nil, StageCV{}, err
+	}
+	cv, chosen, err := stageReport(st.name, st.widths, st.ridges, choices)
+	if err != nil {
+		return nil, StageCV{}, err
+	}
+	isNull, err := rs.nullTest(ctx, p.workers, choices)
+	if err != nil {
+		return nil, StageCV{}, err
+	}
+	theta, lin, err := rs.refit(ctx, p.workers, choices, isNull)
+	if err != nil {
+		return nil, StageCV{}, err
+	}
+	m := &robustModel{kern: newDerivModel(st.centers, theta, chosen)}
+	if st.kernelCols != nil {
+		m.inKernel = rs.inKernel
+	}
+	if st.linX == nil {
+		m.lin = lin
+	}
+	return m, cv, nil
+}
+
+// linFeatures are the linear part's features ℓ(x) = (x, 1) in fold order
+// (n×q) and the per-fold sums of ℓℓᵀ, which all coordinates and widths
+// share.
+type linFeatures struct {
+	q    int
+	rows []float64
+	lf   [][]float64
+	lTot []float64
+}
+
+func newLinFeatures(lx *mat.Dense, part partition) *linFeatures {
+	n, ld := lx.Dims()
+	q, k := ld+1, part.folds()
+	f := &linFeatures{q: q, rows: make([]float64, n*q), lf: make([][]float64, k), lTot: make([]float64, q*q)}
+	for p, i := range part.order {
+		copy(f.rows[p*q:], lx.RawRowView(i))
+		f.rows[p*q+ld] = 1
+	}
+	for fo := 0; fo < k; fo++ {
+		f.lf[fo] = make([]float64, q*q)
+		blk := blas64.General{Rows: part.size(fo), Cols: q, Stride: q, Data: f.rows[part.bounds[fo]*q:]}
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, blk, blk, 0, blas64.General{Rows: q, Cols: q, Stride: q, Data: f.lf[fo]})
+		for i, v := range f.lf[fo] {
+			f.lTot[i] += v
+		}
+	}
+	return f
+}
+
+// robustSweep is the state of one robust stage shared by its workers.
+type robustSweep struct {
+	st           *robustStage
+	sd           *stageData
+	lf           *linFeatures // nil without the linear part
+	inKernel     []bool
+	best         *bestSums
+	bestC, bestR [][]float64 // the linear part's totals at the best width
+	cells        []*robustCell
+}
+
+func newRobustSweep(st *robustStage, sd *stageData, workers int) *robustSweep {
+	rs := &robustSweep{st: st, sd: sd, inKernel: make([]bool, sd.d), best: newBestSums(sd.b, sd.d),
+		cells: make([]*robustCell, max(1, workers))}
+	for j := range rs.inKernel {
+		rs.inKernel[j] = st.kernelCols == nil
+	}
+	for _, c := range st.kernelCols {
+		rs.inKernel[c] = true
+	}
+	if st.linear {
+		lx := st.linX
+		if lx == nil {
+			lx = st.x
+		}
+		rs.lf = newLinFeatures(lx, sd.part)
+		rs.bestC, rs.bestR = make([][]float64, sd.d), make([][]float64, sd.d)
+		for j := range rs.bestC {
+			rs.bestC[j], rs.bestR[j] = make([]float64, sd.b*rs.lf.q), make([]float64, rs.lf.q)
+		}
+	}
+	return rs
+}
+
+// curv is fillBasis's curv for coordinate j: 1/σ², or 0 for a coordinate
+// outside the kernel's columns, on which k_k does not depend.
+func (rs *robustSweep) curv(j int, sigma float64) float64 {
+	if !rs.inKernel[j] {
+		return 0
+	}
+	return 1 / (sigma * sigma)
+}
+
+// robustCell is one worker's workspace of a robust stage.
+type robustCell struct {
+	rs   *robustSweep
+	sums *coordSums
+	cv   *linScorer
+	lin  *linSums // nil without the linear part
+	// kt and ktWidth cache the null test's kernel matrix at the width
+	// index ktWidth (−1: none), shared by coordinates of the same width.
+	kt      []float64
+	ktWidth int
+}
+
+func (rs *robustSweep) cellOf(w int) cell {
+	if rs.cells[w] == nil {
+		sd, q := rs.sd, 1
+		if rs.lf != nil {
+			q = rs.lf.q
+		}
+		c := &robustCell{rs: rs, sums: newCoordSums(sd), cv: newLinScorer(sd.b, len(rs.st.ridges), q), ktWidth: -1}
+		if rs.lf != nil {
+			k := sd.part.folds()
+			c.lin = &linSums{q: q, cf: make([][]float64, k), lf: rs.lf.lf, rf: make([][]float64, k),
+				cTot: make([]float64, sd.b*q), lTot: rs.lf.lTot, rTot: make([]float64, q)}
+			for f := 0; f < k; f++ {
+				c.lin.cf[f], c.lin.rf[f] = make([]float64, sd.b*q), make([]float64, q)
+			}
+		}
+		rs.cells[w] = c
+	}
+	return rs.cells[w]
+}
+
+// fill sets the basis and all sums of coordinate j for the kernel matrix kt.
+func (c *robustCell) fill(kt []float64, j int, sigma float64) {
+	c.sums.fill(c.rs.sd, kt, j, c.rs.curv(j, sigma))
+	if c.lin != nil {
+		c.linearSums(j)
+	}
+}
+
+func (c *robustCell) score(kt []float64, j int, sigma float64, row []float64) {
+	c.fill(kt, j, sigma)
+	s, part, ridges := c.sums, c.rs.sd.part, c.rs.st.ridges
+	if c.lin == nil {
+		c.cv.cvScorer.scores(part, s.gf, s.hf, s.g, s.h, ridges, row)
+		return
+	}
+	c.cv.scores(part, s.gf, s.hf, s.g, s.h, c.lin, ridges, row)
+}
+
+func (c *robustCell) keep(j int) {
+	rs := c.rs
+	copy(rs.best.g[j], c.sums.g)
+	copy(rs.best.h[j], c.sums.h)
+	if c.lin != nil {
+		copy(rs.bestC[j], c.lin.cTot)
+		copy(rs.bestR[j], c.lin.rTot)
+	}
+}
+
+// linearSums sets the per-fold sums of ψℓᵀ and of the linear part's
+// target term r_ℓ = ∂_jℓ + ℓ·a for coordinate j (ψ in c.sums.psi).
+func (c *robustCell) linearSums(j int) {
+	sd, lf, lin := c.rs.sd, c.rs.lf, c.lin
+	n, b, q, part := sd.n, sd.b, lin.q, sd.part
+	var aj []float64
+	if sd.aT != nil {
+		aj = sd.aT[j*n : (j+1)*n]
+	}
+	clear(lin.cTot)
+	clear(lin.rTot)
+	for f := 0; f < part.folds(); f++ {
+		lo, m := part.bounds[f], part.size(f)
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+			blas64.General{Rows: b, Cols: m, Stride: n, Data: c.sums.psi[lo:]},
+			blas64.General{Rows: m, Cols: q, Stride: q, Data: lf.rows[lo*q:]},
+			0, blas64.General{Rows: b, Cols: q, Stride: q, Data: lin.cf[f]})
+		rf := lin.rf[f]
+		clear(rf)
+		rf[j] = float64(m) // Σ ∂_j x_j
+		if aj != nil {
+			for p := lo; p < lo+m; p++ {
+				for col := 0; col < q; col++ {
+					rf[col] += lf.rows[p*q+col] * aj[p]
+				}
+			}
+		}
+		for i, v := range lin.cf[f] {
+			lin.cTot[i] += v
+		}
+		for i, v := range rf {
+			lin.rTot[i] += v
+		}
+	}
+}
+
+// pairedZ is the z-score of the mean of a − b over rows: the mean
+// difference over its standard error.
+func pairedZ(a, b []float64) float64 {
+	dlt := make([]float64, len(a))
+	for i := range a {
+		dlt[i] = a[i] - b[i]
+	}
+	mean, vr := stat.MeanVariance(dlt, nil) // two-pass: no cancellation
+	vr /= float64(len(a))
+	if !(vr > 0) {
+		return 0
+	}
+	return mean / math.Sqrt(vr)
+}
+
+// columns returns the given columns of a.
+func columns(a *mat.Dense, cols []int) *mat.Dense {
+	r, _ := a.Dims()
+	out := mat.NewDense(r, len(cols), nil)
+	for i := 0; i < r; i++ {
+		for k, c := range cols {
+			out.Set(i, k, a.At(i, c))
+		}
+	}
+	return out
+}
+
+// errNullTest reports a fold fit of the null test that failed although the
+// same candidate succeeded in cross-validation.
+func errNullTest(name string, j int) error {
+	return fmt.Errorf("%w: stage %q, coordinate %d: a fold fit of the null test failed", ErrSingular, name, j)
+}
