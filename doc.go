@@ -102,7 +102,11 @@
 // Invalid data or configuration returns an error wrapping one of the
 // sentinels ErrShape, ErrDim, ErrSamples, ErrNonFinite, ErrConstant,
 // ErrParam or ErrSingular; a cancelled context returns an error for which
-// errors.Is(err, context.Canceled) holds. Within a cross-validation grid a
-// candidate whose solve fails is not an error: it scores +Inf and shows in
-// the reported score grid.
+// errors.Is(err, context.Canceled) holds. Rank-deficient data, with a
+// column that is a copy or a linear combination of others, have a
+// degenerate density that no estimator's model describes: with more rows
+// than columns every estimator returns an ErrSingular error naming the
+// column (see each estimator for fewer rows). Within a cross-validation
+// grid a candidate whose solve fails is not an error: it scores +Inf and
+// shows in the reported score grid.
 package ngca

@@ -2,6 +2,7 @@ package ngca
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -24,6 +25,12 @@ import (
 // The data are standardised column by column before fitting (the widths are
 // absolute values on the standardised scale); the returned model evaluates
 // the gradient in the caller's coordinates.
+//
+// With more rows than columns, rank-deficient data (a column that is a copy
+// of another, up to scale and shift, or a linear combination of others)
+// are an ErrSingular error naming the column: their density is degenerate
+// and has no gradient. With no more rows than columns the check is not
+// made.
 //
 // The zero value is ready to use and gives the settings of the paper.
 type LSLDG struct {
@@ -76,7 +83,9 @@ type LSLDGModel struct {
 func (m *LSLDGModel) Mean() []float64 { return append([]float64(nil), m.scale.mean...) }
 
 // Scale returns a copy of the column standard deviations D used to
-// standardise the data.
+// standardise the data; an entry is +Inf if the standard deviation of data
+// near ±MaxFloat64 exceeds the range of float64 (the model itself computes
+// in scaled units and stays finite).
 func (m *LSLDGModel) Scale() []float64 { return append([]float64(nil), m.scale.sd...) }
 
 // Centers returns a copy of the b×d kernel centers c_k (rows), in
@@ -133,7 +142,7 @@ func (m *LSLDGModel) GradientTo(dst *mat.Dense, x mat.Matrix) {
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < d; j++ {
-			dst.Set(i, j, vals.At(i, j)/m.scale.sd[j])
+			dst.Set(i, j, m.scale.div(vals.At(i, j), j))
 		}
 	}
 }
@@ -155,9 +164,10 @@ func (m *LSLDGModel) JacobianTo(dst *mat.Dense, x []float64) {
 	}
 	z := m.scale.apply(mat.NewDense(1, d, append([]float64(nil), x...)))
 	m.model.jacobianTo(dst, z.RawRowView(0))
+	sc := m.scale
 	for j := 0; j < d; j++ {
 		for k := 0; k < d; k++ {
-			dst.Set(j, k, dst.At(j, k)/(m.scale.sd[j]*m.scale.sd[k]))
+			dst.Set(j, k, math.Ldexp(dst.At(j, k)/(sc.unit[j]*sc.unit[k]), -sc.exp[j]-sc.exp[k]))
 		}
 	}
 }

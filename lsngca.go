@@ -20,7 +20,11 @@ import (
 // of (1/n)Σᵢ u(yᵢ)u(yᵢ)ᵀ.
 //
 // Whitening makes LSNGCA unreliable when the covariance is ill-conditioned;
-// a covariance that is not positive definite is reported as ErrSingular.
+// a covariance that is not positive definite is reported as ErrSingular,
+// and so are rank-deficient data (a column that is a copy of another, up
+// to scale and shift, or a linear combination of others), with the column
+// named. If the vectors u(yᵢ) span fewer than Dim dimensions, Fit returns
+// an ErrSingular error rather than a basis with arbitrary directions.
 //
 // The zero value (with Dim set) gives the settings of the paper.
 type LSNGCA struct {
@@ -67,7 +71,7 @@ func (l *LSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	back := func(b mat.Matrix) *mat.Dense { return pr.scale.unscale(st.wh.unwhiten(b)) }
-	basis, eig, err := basisFrom(st.u, l.Dim, back)
+	basis, eig, err := basisFrom(st.u, l.Dim, back, "vectors u(yᵢ)")
 	if err != nil {
 		return nil, err
 	}

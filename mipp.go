@@ -192,7 +192,8 @@ type FamilyCount struct {
 // data), so there the sign is the lack of a gap after the Dim-th of
 // Result.Eigenvalues, not an error. Whitening needs more rows than columns;
 // fewer are reported as ErrSamples, and a singular covariance as
-// ErrSingular.
+// ErrSingular, as are rank-deficient data (a column that is a copy or a
+// linear combination of others), with the column named.
 //
 // The zero value (with Dim set) gives the settings of the paper.
 type MIPP struct {
@@ -264,12 +265,9 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 			ErrSingular, k, len(fns), tau, m.Dim)
 	}
 	back := func(b mat.Matrix) *mat.Dense { return pr.scale.unscale(wh.unwhiten(b)) }
-	basis, eig, err := basisFrom(mat.NewDense(k, pr.d, rows), m.Dim, back)
+	basis, eig, err := basisFrom(mat.NewDense(k, pr.d, rows), m.Dim, back, "kept vectors β")
 	if err != nil {
 		return nil, err
-	}
-	if !(eig[m.Dim-1] > float64(pr.d)*eps*eig[0]) {
-		return nil, fmt.Errorf("%w: MIPP: the %d kept vectors β span fewer than Dim = %d dimensions", ErrSingular, k, m.Dim)
 	}
 	sw.lap("eigen")
 	return &Result{Method: "MIPP", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Timings: sw.total(),

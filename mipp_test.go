@@ -17,8 +17,8 @@ import (
 
 // TestMIPPRecovery runs MIPP with the paper's settings on its four
 // distributions at r = 0 (n = 2000, d = 10, m = 2). The authors' script gets
-// a mean ε of 5.6e-4 (a), 0.011 (b), 5.9e-3 (c) and 1.8e-3 (d); see
-// shared/reference/ALGORITHMS.md.
+// a mean ε of 5.6e-4 (a), 0.011 (b), 5.9e-3 (c) and 1.8e-3 (d)
+// (docs/results.md).
 func TestMIPPRecovery(t *testing.T) {
 	seeds := 3
 	if testing.Short() {

@@ -34,8 +34,10 @@ var (
 	ErrConstant = errors.New("ngca: constant column")
 	// ErrParam reports an invalid configuration value.
 	ErrParam = errors.New("ngca: invalid parameter")
-	// ErrSingular reports a numerically singular problem: a covariance matrix
-	// that cannot be whitened, or a coordinate for which every candidate of
-	// a cross-validation grid failed.
+	// ErrSingular reports a numerically singular problem: rank-deficient
+	// data (a column that is a copy or a linear combination of others, to
+	// within the rounding error of the data), a covariance matrix that
+	// cannot be whitened, or a coordinate for which every candidate of a
+	// cross-validation grid failed.
 	ErrSingular = errors.New("ngca: numerically singular")
 )

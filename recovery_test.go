@@ -32,7 +32,7 @@ func meanError(t *testing.T, a ngca.Artificial, seeds int, est func(src rand.Sou
 // TestRecovery reproduces the paper's artificial setting (n = 2000, d = 10,
 // m = 2, default settings) at r = 0 and r = 0.8 on all four distributions.
 // The authors' code reaches a mean ε of about 1e-4 (WF-LSNGCA) and 1e-3
-// (LSNGCA) there; see shared/reference/ALGORITHMS.md.
+// (LSNGCA) there (docs/results.md).
 func TestRecovery(t *testing.T) {
 	seeds := 4
 	if testing.Short() {

@@ -21,6 +21,13 @@ type Result struct {
 	// columns are orthogonalised against the ones before (Gram–Schmidt
 	// order). The sign of each column is fixed so that its entry of
 	// largest magnitude is positive.
+	//
+	// Being orthonormal in the caller's coordinates, the basis suits data
+	// whose columns have comparable scales: where they differ by a factor
+	// s, the rows of the larger columns are about 1/s of the others and
+	// carry absolute rounding errors of order ε, so that projections lose
+	// about log₁₀ s digits. Rescale such columns before fitting when s
+	// exceeds about 10⁸.
 	Basis *mat.Dense
 
 	// Eigenvalues are all d eigenvalues, in descending order, of the d×d

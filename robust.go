@@ -58,7 +58,9 @@ func (p RobustPath) String() string {
 //     fit on every second value of the grids (each coordinate keeps its
 //     own model), and sets to zero every coordinate of v whose kernel part
 //     does not beat the model without it by NullZ standard errors of the
-//     per-row held-out loss difference.
+//     per-row held-out loss difference; it always keeps at least Dim
+//     coordinates (if fewer pass, those closest to passing), so that no
+//     basis vector is an arbitrary direction of a zero eigenspace.
 //   - Orientation. The axes estimate relies on the non-Gaussian subspace
 //     lying near coordinate axes. The equivariant estimate does not: from
 //     a MIPP start it refines the frame: it fits the Dim frame coordinates'
@@ -73,9 +75,21 @@ func (p RobustPath) String() string {
 // On data whose non-Gaussian subspace lies exactly along coordinate axes,
 // the null test typically sets every other coordinate of v to zero, so the
 // estimate is exactly the axes: a sparse estimator recovering its support,
-// not a measure of accuracy on oblique data. With few rows the same test
-// can zero coordinates that carry signal; RobustReport.NullCoords says
-// which were zeroed.
+// not a measure of accuracy on oblique data. With few rows, or on data
+// whose structure is spread over many columns, the same test zeroes
+// coordinates that carry signal: the variant then acts as feature
+// selection (on scikit-learn's wine data, 178 rows, it keeps 2 or 3 of 13
+// columns; docs/default-method.md). RobustReport.NullCoords says which
+// were zeroed; NullZ < 0 turns the test off.
+//
+// Rank-deficient data (a column that is a copy of another, up to scale and
+// shift, or a linear combination of others) are an ErrSingular error
+// naming the column when there are more rows than columns, as for
+// WFLSNGCA. With no more rows than columns, which the variant accepts, the
+// data are rank-deficient whatever their columns and the check is not
+// made: a copied column can then be taken for a non-Gaussian direction.
+// The linear part has d+1 coefficients per coordinate, so the time of a
+// fit grows as d⁴: keep d to a few hundred.
 //
 // The zero value (with Dim set) is the recommended setting.
 type RobustWFLSNGCA struct {

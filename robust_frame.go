@@ -39,7 +39,7 @@ func axesEstimate(ctx context.Context, pr *prepared, dim int, o robustSettings, 
 		return fitRobustStage(ctx, robustStage{stage: st, linear: true, kernelCols: cols, nullZ: o.nullZ, lossOut: ax.loss}, &pr.plan)
 	}
 	fit2 := func(ctx context.Context, st stage) (rowModel, StageCV, error) {
-		return fitRobustStage(ctx, robustStage{stage: st, kernelCols: cols, nullZ: o.nullZ}, &pr.plan)
+		return fitRobustStage(ctx, robustStage{stage: st, kernelCols: cols, nullZ: o.nullZ, minKept: dim}, &pr.plan)
 	}
 	v, cvs, err := twoStages(ctx, pr, s1, s2, fit1, fit2, sw)
 	if err != nil {
@@ -178,14 +178,20 @@ func compareFrames(ctx context.Context, pr *prepared, bEq *mat.Dense, o robustSe
 // mostNegative returns the indices of the k smallest values of z, in
 // increasing index order (ties to the smaller index).
 func mostNegative(z []float64, k int) []int {
+	out := append([]int(nil), ascending(z)[:k]...)
+	sort.Ints(out)
+	return out
+}
+
+// ascending returns the indices of z in increasing order of value (ties to
+// the smaller index).
+func ascending(z []float64) []int {
 	idx := make([]int, len(z))
 	for i := range idx {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return z[idx[a]] < z[idx[b]] })
-	out := append([]int(nil), idx[:k]...)
-	sort.Ints(out)
-	return out
+	return idx
 }
 
 // everyOther returns the values of v at even indices (v itself if it has

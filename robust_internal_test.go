@@ -49,3 +49,28 @@ func TestAlignStepExplicitCenters(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepAtLeast checks that the null test keeps the coordinates closest
+// to passing when fewer than k pass, and changes nothing otherwise.
+func TestKeepAtLeast(t *testing.T) {
+	z := []float64{-1, -5, 0.5, -2, -0.5}
+	for _, tc := range []struct {
+		null []bool
+		k    int
+		want []bool
+	}{
+		{[]bool{true, false, true, true, true}, 2, []bool{true, false, true, false, true}},
+		{[]bool{true, true, true, true, true}, 3, []bool{false, false, true, false, true}},
+		{[]bool{true, false, true, false, true}, 2, []bool{true, false, true, false, true}},
+		{[]bool{false, false, false, false, false}, 2, []bool{false, false, false, false, false}},
+	} {
+		got := append([]bool(nil), tc.null...)
+		keepAtLeast(got, z, tc.k)
+		for j := range got {
+			if got[j] != tc.want[j] {
+				t.Errorf("keepAtLeast(%v, %d) = %v, want %v", tc.null, tc.k, got, tc.want)
+				break
+			}
+		}
+	}
+}

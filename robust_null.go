@@ -19,37 +19,61 @@ func (rs *robustSweep) nullTest(ctx context.Context, workers int, choices []choi
 	if !(st.nullZ > 0) && st.lossOut == nil && st.zOut == nil {
 		return isNull, nil
 	}
-	losses := make([][]float64, sd.d)
+	d := sd.d
+	losses := make([][]float64, 2*d) // the model's, then the null model's
+	z := make([]float64, d)
 	err := parallelFor(ctx, workers, sd.d, func(wk, j int) error {
 		model, null, err := rs.cellOf(wk).(*robustCell).perRow(j, choices[j].w, choices[j].l)
 		if err != nil {
 			return err
 		}
-		z := pairedZ(model, null)
-		if st.zOut != nil {
-			st.zOut[j] = z
-		}
+		z[j] = pairedZ(model, null)
 		if st.nullZ > 0 {
-			isNull[j] = !(z < -st.nullZ)
+			isNull[j] = !(z[j] < -st.nullZ)
 		}
-		losses[j] = model
-		if isNull[j] {
-			losses[j] = null
-		}
+		losses[j], losses[d+j] = model, null
 		return nil
 	}, nil)
 	if err != nil {
 		return nil, err
 	}
+	keepAtLeast(isNull, z, st.minKept)
+	if st.zOut != nil {
+		copy(st.zOut, z)
+	}
 	if st.lossOut != nil {
 		clear(st.lossOut)
-		for j := 0; j < sd.d; j++ {
+		for j := 0; j < d; j++ {
+			loss := losses[j]
+			if isNull[j] {
+				loss = losses[d+j]
+			}
 			for p, i := range sd.part.order {
-				st.lossOut[i] += losses[j][p]
+				st.lossOut[i] += loss[p]
 			}
 		}
 	}
 	return isNull, nil
+}
+
+// keepAtLeast clears isNull for the coordinates with the lowest z until at
+// least k coordinates are not null (ties to the smaller index).
+func keepAtLeast(isNull []bool, z []float64, k int) {
+	kept := 0
+	for _, n := range isNull {
+		if !n {
+			kept++
+		}
+	}
+	for _, j := range ascending(z) {
+		if kept >= k {
+			return
+		}
+		if isNull[j] {
+			isNull[j] = false
+			kept++
+		}
+	}
 }
 
 // perRow returns, in fold order, every row's held-out loss

@@ -31,6 +31,9 @@ type robustStage struct {
 	// f_j = 0 without one) by nullZ standard errors of the per-row paired
 	// difference; otherwise θ_j = 0.
 	nullZ float64
+	// minKept is the fewest coordinates whose kernel part the null test
+	// keeps: if fewer pass, those with the lowest z are kept too.
+	minKept int
 	// lossOut, if not nil (length n), receives every row's held-out loss
 	// summed over the coordinates, for the chosen candidates (the null
 	// model where the null test rejected the kernel part).

@@ -50,8 +50,20 @@ func orthonormal(a mat.Matrix) (q *mat.Dense, ok bool) {
 	if checkFinite("", a) != nil {
 		return nil, false
 	}
+	// Every column is brought to a largest magnitude in [½, 1) by an exact
+	// power of two, which changes neither its span nor (barring underflow)
+	// any bit of Q, so that the rank test below is relative to every
+	// column's own size, not to the largest column's: the columns of a
+	// basis of data near 1e308 and 1e-308 can differ by a factor of 2¹⁰⁰⁰.
+	ac := mat.DenseCopyOf(a)
+	for j := 0; j < m; j++ {
+		_, e := math.Frexp(mat.Norm(ac.ColView(j), math.Inf(1)))
+		for i := 0; i < d; i++ {
+			ac.Set(i, j, math.Ldexp(ac.At(i, j), -e))
+		}
+	}
 	var qr mat.QR
-	qr.Factorize(a)
+	qr.Factorize(ac)
 	var r mat.Dense
 	qr.RTo(&r)
 	var maxDiag float64
@@ -114,14 +126,21 @@ func leadingEigen(u *mat.Dense, dim int) (*mat.Dense, []float64, error) {
 // basisFrom finishes an estimator whose rows of u lie in the non-Gaussian
 // index space of the data in the coordinates where u was formed: it takes
 // the dim leading eigenvectors B of (1/n)·UᵀU, maps them to the caller's
-// coordinates with back, and orthonormalises the result.
-func basisFrom(u *mat.Dense, dim int, back func(mat.Matrix) *mat.Dense) (*mat.Dense, []float64, error) {
+// coordinates with back, and orthonormalises the result. If the rows of u
+// span fewer than dim dimensions (the dim-th eigenvalue is zero to
+// rounding), the last vectors of B would be arbitrary: that is an
+// ErrSingular error, whose message calls the rows what.
+func basisFrom(u *mat.Dense, dim int, back func(mat.Matrix) *mat.Dense, what string) (*mat.Dense, []float64, error) {
 	if err := checkFinite("estimated vectors", u); err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrSingular, err)
 	}
 	b, vals, err := leadingEigen(u, dim)
 	if err != nil {
 		return nil, nil, err
+	}
+	n, d := u.Dims()
+	if !(vals[dim-1] > float64(d)*eps*vals[0]) {
+		return nil, nil, fmt.Errorf("%w: the %d %s span fewer than Dim = %d dimensions (eigenvalues %.3g)", ErrSingular, n, what, dim, vals)
 	}
 	q, err := mapBack(b, back)
 	if err != nil {

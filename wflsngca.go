@@ -2,6 +2,7 @@ package ngca
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -35,6 +36,17 @@ import (
 // bugs of the code that it does not copy: its centers are the first 100 rows
 // (here a random subset), and its stage-2 refit divides S by the last fold's
 // training size instead of n (here by n).
+//
+// Not whitening the data makes WF-LSNGCA reliable on ill-conditioned data,
+// but not on rank-deficient data, whose density is degenerate: a column
+// that is a copy of another, up to scale and shift, or a linear
+// combination of others (to within the data's rounding error) is an
+// ErrSingular error naming it, since the fit would otherwise take the
+// degenerate directions for non-Gaussian ones. For the same reason Fit
+// needs more rows than columns (ErrSamples otherwise; RobustWFLSNGCA
+// accepts fewer). If the estimated vectors v(xᵢ) span fewer than Dim
+// dimensions (with grids on which every kernel vanishes, say), Fit returns
+// an ErrSingular error rather than a basis with arbitrary directions.
 //
 // The zero value (with Dim set) gives the settings of the paper.
 type WFLSNGCA struct {
@@ -79,6 +91,9 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if pr.n <= pr.d {
+		return nil, fmt.Errorf("%w: %d rows for %d columns; WF-LSNGCA needs more rows than columns", ErrSamples, pr.n, pr.d)
+	}
 	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil))
 	sw.lap("prepare")
 	fit := func(ctx context.Context, st stage) (rowModel, StageCV, error) { return fitStage(ctx, st, &pr.plan) }
@@ -86,7 +101,7 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	basis, eig, err := basisFrom(v, w.Dim, pr.scale.unscale)
+	basis, eig, err := basisFrom(v, w.Dim, pr.scale.unscale, "vectors v(xᵢ)")
 	if err != nil {
 		return nil, err
 	}

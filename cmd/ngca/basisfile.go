@@ -32,8 +32,14 @@ func readBasis(path string) (*basisFile, error) {
 	if err != nil {
 		return nil, err // "open B.csv: no such file or directory"
 	}
-	body := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\ufeff")))
-	if len(body) > 0 && body[0] == '{' {
+	return parseBasis(path, data)
+}
+
+// parseBasis reads the content data of the basis file path. A UTF-8
+// byte-order mark is skipped, for JSON as for CSV.
+func parseBasis(path string, data []byte) (*basisFile, error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if body := bytes.TrimSpace(data); len(body) > 0 && body[0] == '{' {
 		return readBasisJSON(path, data)
 	}
 	t, err := dataio.Read(bytes.NewReader(data), path, dataio.Options{})

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,13 +18,19 @@ func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// plainProgress matches the progress lines written once a minute when
+// stderr is not a terminal ("fitting  12%  elapsed 1m00s  ETA 7m18s").
+var plainProgress = regexp.MustCompile(`(?m)^\S+ +\d+%  elapsed \S+  ETA \S+\n`)
+
 func TestDemo(t *testing.T) {
 	code, out, errs := runCmd(t, "demo", "-n", "600", "-dists", "a,c", "-seed", "3")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	if errs != "" {
-		t.Errorf("stderr not empty when it is not a terminal: %q", errs)
+	// Not a terminal: no bar, only a plain progress line a minute (which
+	// a slow run, under -race or on a busy machine, does print).
+	if rest := plainProgress.ReplaceAllString(errs, ""); rest != "" {
+		t.Errorf("stderr holds more than plain progress lines when it is not a terminal: %q", errs)
 	}
 	var rows int
 	for _, line := range strings.Split(out, "\n") {

@@ -188,7 +188,8 @@ func (e *Error) Is(target error) bool { return e.empty && target == ErrEmpty }
 // opt.Format is Auto, to detect the format from the extension.
 //
 // CSV and TSV files hold one observation per line and the same number of
-// fields on every line; blank lines are skipped and fields may be quoted.
+// fields on every line; blank lines and comment lines (starting with '#')
+// are skipped, and fields may be quoted.
 // With opt.Header set to HeaderAuto, the first row is a header if some of its
 // cells (outside the label column, ignoring empty cells) are not numbers
 // and either the second row is all numeric (or missing), or no cell of the

@@ -80,6 +80,8 @@ func TestRead(t *testing.T) {
 			want: [][]float64{{1, 2}, {3, 4}}, names: []string{"x", "y"}, labels: []string{"setosa", "virginica"}, labelName: "species", header: true, format: CSV},
 		{desc: "quotes, spaces, CRLF, BOM, blank lines", name: "a.csv", data: "\ufeff\"x\", \"y\"\r\n\r\n\"1.5\", 2e3\r\n-3 ,4\r\n",
 			want: [][]float64{{1.5, 2000}, {-3, 4}}, names: []string{"x", "y"}, header: true, format: CSV},
+		{desc: "comment lines", name: "a.csv", data: "# from numpy.savetxt\n# x,y\n1,2\n# between\n3,4\n",
+			want: [][]float64{{1, 2}, {3, 4}}, format: CSV},
 		{desc: "TSV by content", name: "-", data: "x\ty\n1\t2\n3\t4",
 			want: [][]float64{{1, 2}, {3, 4}}, names: []string{"x", "y"}, header: true, format: TSV},
 		{desc: "LIBSVM by content", name: "svmguide1", data: "1 1:0.5 3:2\n-1 2:1\n",

@@ -24,6 +24,7 @@ func readDelimited(data []byte, name string, comma rune, opt Options) (*Table, e
 	cr.FieldsPerRecord = -1       // raggedness is checked below, with a better message
 	cr.LazyQuotes = comma == '\t' // TSV files rarely quote, and then loosely
 	cr.TrimLeadingSpace = comma == ','
+	cr.Comment = '#'
 	next := func() (rec []string, line int, err error) {
 		rec, err = cr.Read()
 		if err != nil {

@@ -28,17 +28,27 @@ import (
 // and Column fields give the 1-based line and byte column of the problem.
 // Input without data (empty, or only blank lines and comments) is an
 // *Error matching ErrEmpty, and input whose lines hold only labels (with
-// features 0) an *Error too. All of them match ErrFormat. The File field of
+// features 0) an *Error too, and so is data whose dense n×d matrix would
+// hold more than 2²⁸ values. All of them match ErrFormat. The File field of
 // these errors is empty; callers that know the file's name may set it.
 // A negative features and a failing r are other errors.
 func ReadLIBSVM(r io.Reader, features int) (x *mat.Dense, labels []float64, err error) {
 	return readLIBSVMData(r, "", features)
 }
 
+// maxCells bounds the number of values, n·d, of the dense matrix that
+// LIBSVM data are read into (2²⁸ values, 2 GiB): a short sparse line such
+// as "1 4000000000:1" would otherwise ask for any amount of memory. Tests
+// lower it.
+var maxCells = 1 << 28
+
 // readLIBSVMData is ReadLIBSVM for the file name, which its errors give.
 func readLIBSVMData(r io.Reader, name string, features int) (*mat.Dense, []float64, error) {
 	if features < 0 {
 		return nil, nil, fmt.Errorf("ngca: LIBSVM features = %d, want 0 (as in the data) or more", features)
+	}
+	if features > maxCells {
+		return nil, nil, fmt.Errorf("ngca: LIBSVM features = %d exceeds the %d values a data matrix may hold", features, maxCells)
 	}
 	type entry struct {
 		j int
@@ -85,6 +95,8 @@ func readLIBSVMData(r io.Reader, name string, features int) (*mat.Dense, []float
 					return nil, nil, bad(col, "feature index %q is not an integer ≥ 1", is)
 				case features > 0 && j > features:
 					return nil, nil, bad(col, "feature index %d exceeds %d features", j, features)
+				case j > maxCells/(len(rows)+1):
+					return nil, nil, bad(col, "feature index %d makes the data too large: %d rows of %d features exceed the %d values a data matrix may hold", j, len(rows)+1, j, maxCells)
 				case seen[j]:
 					return nil, nil, bad(col, "feature index %d repeated", j)
 				}
@@ -95,6 +107,9 @@ func readLIBSVMData(r io.Reader, name string, features int) (*mat.Dense, []float
 				}
 				row = append(row, entry{j - 1, v})
 				d = max(d, j)
+			}
+			if d > maxCells/(len(rows)+1) {
+				return nil, nil, bad(cols[0], "the data are too large: %d rows of %d features exceed the %d values a data matrix may hold", len(rows)+1, d, maxCells)
 			}
 			rows = append(rows, row)
 			labels = append(labels, label)

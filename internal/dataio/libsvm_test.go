@@ -215,3 +215,31 @@ func TestReadLIBSVMDatasets(t *testing.T) {
 		}
 	}
 }
+
+// TestReadLIBSVMTooLarge: a short line with a huge feature index, or many
+// short lines with a large one, would ask for a dense matrix of any size;
+// beyond maxCells values it is an error at the line and column of the
+// field that crossed the limit.
+func TestReadLIBSVMTooLarge(t *testing.T) {
+	old := maxCells
+	maxCells = 1000
+	defer func() { maxCells = old }()
+	for _, tc := range []struct {
+		data     string
+		features int
+		want     string
+	}{
+		{"1 1:1\n1 99999999999:1\n", 0, "ngca: line 2, column 3: feature index 99999999999 makes the data too large"},
+		{"1 1:1\n1 1001:1\n", 0, "ngca: line 2, column 3: feature index 1001 makes the data too large"},
+		{"1 400:1\n1 1:1\n1 1:1\n", 0, "ngca: line 3, column 1: the data are too large: 3 rows of 400 features"},
+		{"1 1:1\n", 1001, "ngca: LIBSVM features = 1001 exceeds"},
+	} {
+		_, _, err := ReadLIBSVM(strings.NewReader(tc.data), tc.features)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("ReadLIBSVM(%q, %d): error %v, want %q", tc.data, tc.features, err, tc.want)
+		}
+	}
+	if x, _, err := ReadLIBSVM(strings.NewReader("1 1000:1\n"), 0); err != nil || x.RawMatrix().Cols != 1000 {
+		t.Errorf("1 row of 1000 features (the limit): %v", err)
+	}
+}

@@ -1,23 +1,23 @@
 package repro
 
 import (
+	"bytes"
 	"encoding/csv"
+	"io"
 	"os"
+
+	"github.com/ngca-go/ngca/internal/atomicfile"
 )
 
-// WriteCSV writes the records to a new file at path.
+// WriteCSV writes the records to the file at path, replacing it only once
+// complete (see package atomicfile): an error or a kill leaves an old file
+// as it was.
 func WriteCSV(path string, recs [][]string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.WriteAll(recs)
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, 0o666, func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		cw.WriteAll(recs) // flushes
+		return cw.Error()
+	})
 }
 
 // ReadCSV reads every record of the CSV file at path.
@@ -28,4 +28,78 @@ func ReadCSV(path string) ([][]string, error) {
 	}
 	defer f.Close()
 	return csv.NewReader(f).ReadAll()
+}
+
+// Log is a CSV file that a study appends rows to as its runs finish, so
+// that a kill loses only the runs still going. Every Append is one write
+// call of complete lines, so the file holds whole rows whenever the
+// process stops (a kill lands between two write calls, not inside one).
+type Log struct {
+	f   *os.File
+	buf bytes.Buffer
+	cw  *csv.Writer
+	end int64 // the size of the file: its whole rows
+}
+
+// CreateLog creates (or truncates) the file at path and writes the header.
+func CreateLog(path string, header []string) (*Log, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &Log{f: f}
+	l.cw = csv.NewWriter(&l.buf)
+	if err := l.Append(header); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// Append writes the records at the end of the file in one write call. If
+// the write fails (a full disk), the part written is cut off again.
+func (l *Log) Append(recs ...[]string) error {
+	l.buf.Reset()
+	l.cw.WriteAll(recs)
+	if err := l.cw.Error(); err != nil {
+		return err
+	}
+	n, err := l.f.Write(l.buf.Bytes())
+	if err != nil && n > 0 {
+		if l.f.Truncate(l.end) == nil {
+			l.f.Seek(l.end, io.SeekStart)
+		}
+	}
+	if err == nil {
+		l.end += int64(n)
+	}
+	return err
+}
+
+// Close syncs and closes the file.
+func (l *Log) Close() error {
+	err := l.f.Sync()
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// AppendRows appends the records of rows to l in one write call.
+func AppendRows[R any](l *Log, rows []R, record func(R) []string) error {
+	return l.Append(records(rows, record)...)
+}
+
+// WriteRows writes the header and the records of rows to the file at path
+// as WriteCSV does.
+func WriteRows[R any](path string, header []string, rows []R, record func(R) []string) error {
+	return WriteCSV(path, append([][]string{header}, records(rows, record)...))
+}
+
+func records[R any](rows []R, record func(R) []string) [][]string {
+	recs := make([][]string, len(rows))
+	for i, r := range rows {
+		recs[i] = record(r)
+	}
+	return recs
 }

@@ -89,6 +89,52 @@ func Run[R any](ctx context.Context, n, workers int, weights []float64, bar *pro
 	return ctx.Err()
 }
 
+// Table is a study's CSV file of rows: where it goes, its header and how a
+// row becomes a record.
+type Table[R any] struct {
+	Path   string
+	Header []string
+	Record func(R) []string
+}
+
+// Jobs describes a study's jobs for RunLogged: N jobs on Workers
+// goroutines, with their expected costs (Weights, nil for equal ones) and
+// a progress bar named Label on Progress, if it is not nil.
+type Jobs struct {
+	N, Workers int
+	Weights    []float64
+	Progress   io.Writer
+	Label      string
+}
+
+// RunLogged runs jobs 0, …, j.N−1 as Run does, each giving rows, and
+// appends the rows of every finished job to the CSV file t (created anew,
+// see CreateLog) at once, so that a kill loses only the jobs still
+// running. It returns every finished row, in completion order, with Run's
+// error or the file's.
+func RunLogged[R any](ctx context.Context, j Jobs, t Table[R], do func(ctx context.Context, i int) ([]R, error)) ([]R, error) {
+	live, err := CreateLog(t.Path, t.Header)
+	if err != nil {
+		return nil, err
+	}
+	var bar *progress.Bar
+	if j.Progress != nil {
+		bar = progress.New(j.Progress, j.Label, j.N)
+	}
+	var rows []R
+	runErr := Run(ctx, j.N, j.Workers, j.Weights, bar, do, func(_ int, rs []R) error {
+		rows = append(rows, rs...)
+		return AppendRows(live, rs, t.Record)
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	if err := live.Close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	return rows, runErr
+}
+
 func weight(w []float64, i int) float64 {
 	if w == nil {
 		return 1

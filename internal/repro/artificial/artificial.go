@@ -7,7 +7,6 @@ package artificial
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +23,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/atomicfile"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
 	"github.com/ngca-go/ngca/internal/repro"
@@ -182,9 +182,11 @@ func (c *Config) jobs() []job {
 
 // Run executes the study and writes errors.csv, errors.md, figure2.png,
 // figure4.png and (unless Timing.Skip) timing.csv and figure3.png into
-// c.Out. Every finished row is appended to errors.csv as soon as it exists;
-// if ctx is cancelled, Run writes all files from the finished rows and
-// returns an error wrapping ctx's error that says how many runs finished.
+// c.Out. Every finished row is appended to errors.csv as soon as it exists
+// (a kill leaves whole rows); if ctx is cancelled, Run writes all files
+// from the finished rows and returns an error wrapping ctx's error that
+// says how many runs finished. Each file but the appended errors.csv is
+// replaced only once complete.
 func Run(ctx context.Context, c Config) error {
 	if err := c.defaults(); err != nil {
 		return err
@@ -193,27 +195,10 @@ func Run(ctx context.Context, c Config) error {
 		return err
 	}
 	js := c.jobs()
-	live, err := newRowWriter(filepath.Join(c.Out, "errors.csv"))
-	if err != nil {
-		return err
-	}
-	var rows []Row
-	var bar *progress.Bar
-	if c.Progress != nil {
-		bar = progress.New(c.Progress, "artificial", len(js))
-	}
-	runErr := repro.Run(ctx, len(js), c.Workers, nil, bar,
-		func(ctx context.Context, i int) ([]Row, error) { return c.runJob(ctx, js[i]) },
-		func(_ int, rs []Row) error {
-			rows = append(rows, rs...)
-			return live.write(rs)
-		})
-	if bar != nil {
-		bar.Finish()
-	}
-	if err := live.close(); err != nil && runErr == nil {
-		runErr = err
-	}
+	rows, runErr := repro.RunLogged(ctx,
+		repro.Jobs{N: len(js), Workers: c.Workers, Progress: c.Progress, Label: "artificial"},
+		repro.Table[Row]{Path: filepath.Join(c.Out, "errors.csv"), Header: rowHeader, Record: Row.record},
+		func(ctx context.Context, i int) ([]Row, error) { return c.runJob(ctx, js[i]) })
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return runErr
 	}
@@ -324,38 +309,16 @@ func (c *Config) runTiming(ctx context.Context) ([]TimingRow, error) {
 	return rows, nil
 }
 
-// rowWriter appends rows to errors.csv as they finish.
-type rowWriter struct {
-	f *os.File
-	w *csv.Writer
-}
-
 var rowHeader = []string{"distribution", "r", "run", "rotated", "method", "epsilon", "seconds", "cond", "error"}
-
-func newRowWriter(path string) (*rowWriter, error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	w := csv.NewWriter(f)
-	w.Write(rowHeader)
-	w.Flush()
-	return &rowWriter{f, w}, w.Error()
-}
-
-func (rw *rowWriter) write(rows []Row) error {
-	for _, r := range rows {
-		rw.w.Write(r.record())
-	}
-	rw.w.Flush()
-	return rw.w.Error()
-}
-
-func (rw *rowWriter) close() error { return rw.f.Close() }
 
 func (r Row) record() []string {
 	return []string{r.Dist.String(), fmtFloat(r.R), strconv.Itoa(r.Run), strconv.FormatBool(r.Rotated), r.Method,
 		fmtFloat(r.Epsilon), strconv.FormatFloat(r.Seconds, 'f', 4, 64), fmtFloat(r.Cond), r.Err}
+}
+
+func (t TimingRow) record() []string {
+	return []string{t.Axis, strconv.Itoa(t.N), strconv.Itoa(t.D), strconv.Itoa(t.Rep), t.Method,
+		strconv.FormatFloat(t.Seconds, 'f', 4, 64)}
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -381,15 +344,10 @@ func (c *Config) write(rows []Row, timing []TimingRow) error {
 		}
 		return order[ra.Method] < order[rb.Method]
 	})
-	var recs [][]string
-	recs = append(recs, rowHeader)
-	for _, r := range rows {
-		recs = append(recs, r.record())
-	}
-	if err := repro.WriteCSV(filepath.Join(c.Out, "errors.csv"), recs); err != nil {
+	if err := repro.WriteRows(filepath.Join(c.Out, "errors.csv"), rowHeader, rows, Row.record); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(c.Out, "errors.md"), []byte(c.markdown(rows)), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(c.Out, "errors.md"), []byte(c.markdown(rows)), 0o666); err != nil {
 		return err
 	}
 	if err := c.figure2(rows, filepath.Join(c.Out, "figure2.png")); err != nil {
@@ -401,12 +359,8 @@ func (c *Config) write(rows []Row, timing []TimingRow) error {
 	if timing == nil {
 		return nil
 	}
-	recs = [][]string{{"axis", "n", "d", "rep", "method", "seconds"}}
-	for _, t := range timing {
-		recs = append(recs, []string{t.Axis, strconv.Itoa(t.N), strconv.Itoa(t.D), strconv.Itoa(t.Rep), t.Method,
-			strconv.FormatFloat(t.Seconds, 'f', 4, 64)})
-	}
-	if err := repro.WriteCSV(filepath.Join(c.Out, "timing.csv"), recs); err != nil {
+	header := []string{"axis", "n", "d", "rep", "method", "seconds"}
+	if err := repro.WriteRows(filepath.Join(c.Out, "timing.csv"), header, timing, TimingRow.record); err != nil {
 		return err
 	}
 	return c.figure3(timing, filepath.Join(c.Out, "figure3.png"))

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/methods"
@@ -113,6 +114,7 @@ func TestInterrupted(t *testing.T) {
 				cancel()
 				return
 			}
+			time.Sleep(time.Millisecond) // leave the cores to the study
 		}
 	}()
 	err := Run(ctx, c)

@@ -2,8 +2,8 @@ package artificial
 
 import (
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 
@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/ngca-go/ngca/internal/atomicfile"
 	"github.com/ngca-go/ngca/internal/repro"
 )
 
@@ -229,13 +230,8 @@ func savePanels(grid [][]*plot.Plot, path string, w, h vg.Length) error {
 			}
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
+	return atomicfile.Write(path, 0o666, func(w io.Writer) error {
+		_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
 		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	})
 }

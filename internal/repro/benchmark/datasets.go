@@ -14,7 +14,7 @@ import (
 )
 
 // Dataset is one of the LIBSVM benchmark data sets of the paper's Table 2,
-// with the preprocessing of the authors' code (see the datasets README):
+// with the preprocessing of the authors' code (docs/fidelity.md):
 // which files, which labels are positive and negative, and which
 // features are kept.
 type Dataset struct {

@@ -1,11 +1,8 @@
 package benchmark
 
 import (
-	"bufio"
-	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -26,62 +23,6 @@ func (r Record) csv() []string {
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// csvWriter appends records to runs.csv as runs finish.
-type csvWriter struct {
-	f *os.File
-	w *csv.Writer
-}
-
-func newCSVWriter(path string) (*csvWriter, error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	w := csv.NewWriter(f)
-	if err := w.Write(csvHeader); err != nil {
-		f.Close()
-		return nil, err
-	}
-	w.Flush()
-	return &csvWriter{f, w}, w.Error()
-}
-
-func (cw *csvWriter) write(recs []Record) error {
-	for _, r := range recs {
-		if err := cw.w.Write(r.csv()); err != nil {
-			return err
-		}
-	}
-	cw.w.Flush()
-	return cw.w.Error()
-}
-
-func (cw *csvWriter) close() error { return cw.f.Close() }
-
-// writeCSV writes runs.csv in one go.
-func writeCSV(path string, recs []Record) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	w := csv.NewWriter(bw)
-	w.Write(csvHeader)
-	for _, r := range recs {
-		w.Write(r.csv())
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
 
 // cell gathers one data set's results for one d and one method.
 type cell struct {

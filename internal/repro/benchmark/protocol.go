@@ -24,13 +24,12 @@ const (
 	// standard deviation over all rows of the preprocessed data set
 	// (Data.Mean and Data.SD); the noise columns are standard normal
 	// already. Only this reproduces the published error rates of no
-	// reduction and PCA (the paper's and those of the datasets README's
-	// re-run of the authors' code), so it is presumably what that code
-	// does.
+	// reduction and PCA (the paper's and those of a re-run of the
+	// authors' code), so it is presumably what that code does.
 	OverDataset Standardisation = iota
 	// OverSplit standardises every column, noise included, over the run's
-	// training and test rows together, as the datasets README words the
-	// protocol. Balanced draws then weigh the classes unlike the data
+	// training and test rows together, as a literal reading of the
+	// protocol has it. Balanced draws then weigh the classes unlike the data
 	// set, and PCA's error rates come out far from the published ones
 	// (10 runs at d = 50: shuttle 0.049 against 0.024, svmguide1 0.138
 	// against 0.159, ijcnn1 0.309 against 0.273).

@@ -5,7 +5,6 @@ package robust
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -20,8 +19,8 @@ import (
 	"time"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/atomicfile"
 	"github.com/ngca-go/ngca/internal/methods"
-	"github.com/ngca-go/ngca/internal/progress"
 	"github.com/ngca-go/ngca/internal/repro"
 )
 
@@ -125,10 +124,39 @@ type job struct {
 	seed int
 }
 
+// header names the columns of robust.csv.
+var header = []string{"cell", "distribution", "seed", "method", "epsilon", "seconds", "path", "z", "error"}
+
 // Run executes the study and writes robust.csv and robust.md into c.Out.
-// Finished rows are appended to robust.csv as they come; on cancellation
-// both files are written from the finished rows.
+// Finished rows are appended to robust.csv as they come (a kill leaves
+// whole rows); on cancellation both files are written from the finished
+// rows, each replaced only once complete.
 func Run(ctx context.Context, c Config) error {
+	if err := c.defaults(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+		return err
+	}
+	jobs, weights := c.jobs()
+	rows, runErr := repro.RunLogged(ctx,
+		repro.Jobs{N: len(jobs), Workers: c.Workers, Weights: weights, Progress: c.Progress, Label: "robust study"},
+		repro.Table[Row]{Path: filepath.Join(c.Out, "robust.csv"), Header: header, Record: Row.record},
+		func(ctx context.Context, i int) ([]Row, error) { return c.runJob(ctx, jobs[i]) })
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return runErr
+	}
+	if err := c.write(rows); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return fmt.Errorf("interrupted: %d of %d data sets finished, results so far written to %s: %w",
+			len(rows)/len(c.Methods), len(jobs), c.Out, runErr)
+	}
+	return nil
+}
+
+func (c *Config) defaults() error {
 	if c.Cells == nil {
 		c.Cells = DefaultCells()
 	}
@@ -150,9 +178,11 @@ func Run(ctx context.Context, c Config) error {
 	if c.Out == "" || c.Seeds < 1 || c.Workers < 1 || len(c.Cells) == 0 || len(c.Methods) == 0 || len(c.Dists) == 0 {
 		return errors.New("robust study: empty grid, output directory or counts")
 	}
-	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return err
-	}
+	return nil
+}
+
+// jobs lists the data sets and their expected costs.
+func (c *Config) jobs() ([]job, []float64) {
 	var jobs []job
 	var weights []float64
 	for s := 0; s < c.Seeds; s++ { // seed-major, so an interrupted study covers every cell
@@ -163,35 +193,11 @@ func Run(ctx context.Context, c Config) error {
 			}
 		}
 	}
-	f, err := os.Create(filepath.Join(c.Out, "robust.csv"))
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	header := []string{"cell", "distribution", "seed", "method", "epsilon", "seconds", "path", "z", "error"}
-	w.Write(header)
-	var rows []Row
-	var bar *progress.Bar
-	if c.Progress != nil {
-		bar = progress.New(c.Progress, "robust study", len(jobs))
-	}
-	runErr := repro.Run(ctx, len(jobs), c.Workers, weights, bar,
-		func(ctx context.Context, i int) ([]Row, error) { return c.runJob(ctx, jobs[i]) },
-		func(_ int, rs []Row) error {
-			rows = append(rows, rs...)
-			for _, r := range rs {
-				w.Write(r.record())
-			}
-			w.Flush()
-			return w.Error()
-		})
-	if bar != nil {
-		bar.Finish()
-	}
-	f.Close()
-	if runErr != nil && !errors.Is(runErr, context.Canceled) {
-		return runErr
-	}
+	return jobs, weights
+}
+
+// write sorts the rows and writes robust.csv and robust.md from them.
+func (c *Config) write(rows []Row) error {
 	sort.SliceStable(rows, func(a, b int) bool {
 		ra, rb := rows[a], rows[b]
 		if ra.Cell != rb.Cell {
@@ -205,21 +211,10 @@ func Run(ctx context.Context, c Config) error {
 		}
 		return methodIndex(c.Methods, ra.Method) < methodIndex(c.Methods, rb.Method)
 	})
-	recs := [][]string{header}
-	for _, r := range rows {
-		recs = append(recs, r.record())
-	}
-	if err := repro.WriteCSV(filepath.Join(c.Out, "robust.csv"), recs); err != nil {
+	if err := repro.WriteRows(filepath.Join(c.Out, "robust.csv"), header, rows, Row.record); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(c.Out, "robust.md"), []byte(c.markdown(rows)), 0o644); err != nil {
-		return err
-	}
-	if runErr != nil {
-		return fmt.Errorf("interrupted: %d of %d data sets finished, results so far written to %s: %w",
-			len(rows)/len(c.Methods), len(jobs), c.Out, runErr)
-	}
-	return nil
+	return atomicfile.WriteFile(filepath.Join(c.Out, "robust.md"), []byte(c.markdown(rows)), 0o666)
 }
 
 func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
