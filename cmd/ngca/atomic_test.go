@@ -161,8 +161,8 @@ func countRows(path string) int {
 // TestStudyKilled runs a study to the end, then again with more runs and
 // kills it (SIGKILL) while it appends rows to its CSV: the CSV must hold
 // whole rows only, and every other output (tables, figures) the complete
-// content of the first run. The artificial study gets two cheap methods;
-// the robust study always fits six, so it is left out with -short.
+// content of the first run. The artificial study gets one cheap method
+// (MIPP); the robust study always fits six, so it is left out with -short.
 func TestStudyKilled(t *testing.T) {
 	runAsChild()
 	for _, tc := range []struct {
