@@ -74,8 +74,6 @@ func TestCommittedStudyRuns(t *testing.T) {
 	runs := append(artificialRuns(ngca.GaussianMixture, 2, 0, false),
 		robustRun("rotated r=0.8", 0.8, 10, true, ngca.GaussianMixture, 0, "robust", "equivariant"))
 	if !testing.Short() {
-		runs = append(runs, artificialRuns(ngca.SuperGaussian, 1.5, 0, false)...)
-		runs = append(runs, artificialRuns(ngca.SubGaussian, 0.8, 0, true)...)
 		runs = append(runs,
 			robustRun("rotated r=0.8", 0.8, 10, true, ngca.GaussianMixture, 0, "robust-axes", "axes"),
 			robustRun("rotated r=0.8", 0.8, 10, true, ngca.GaussianMixture, 0, "robust-equivariant", "equivariant"),
