@@ -21,7 +21,17 @@ type committedRun struct {
 	fitKey    uint64
 	est       func(src rand.Source) ngca.Estimator
 	path      string // robust study: the path the variant took
+	// tol is the relative difference allowed: 0 (bit for bit) but for fits
+	// that use MIPP (MIPP, and the robust variant's equivariant path,
+	// which starts from MIPP), whose sines, cosines, exponentials and
+	// tanh became polynomial kernels after the tables were made (error
+	// ≤ 2.3·10⁻¹⁶ per value; docs/speed.md): that moves ε in its last
+	// digits (10⁻¹² relative measured), never more.
+	tol float64
 }
+
+// mippRounding is committedRun.tol for fits that use MIPP.
+const mippRounding = 1e-9
 
 // The studies' estimators, as they built them (the worker count does not
 // change a result).
@@ -47,7 +57,11 @@ func artificialRuns(dist ngca.Distribution, r float64, run int, rotated bool) []
 		est        func(rand.Source) ngca.Estimator
 	}{{"wflsngca", "WF-LSNGCA", wf}, {"lsngca", "LSNGCA", ls}, {"mipp", "MIPP", mipp},
 		{"wflsngca-robust", "WF-LSNGCA robust", robust(ngca.RobustAdaptive)}} {
-		out = append(out, committedRun{file: file, row: prefix + m.label, data: data,
+		tol := 0.0
+		if m.key == "mipp" {
+			tol = mippRounding
+		}
+		out = append(out, committedRun{file: file, row: prefix + m.label, data: data, tol: tol,
 			dataKey: repro.Key("artificial", int(dist), r, run, 2000, 10),
 			fitKey:  repro.Key("artificial-fit", int(dist), r, run, 2000, 10, m.key), est: m.est})
 	}
@@ -59,7 +73,11 @@ func artificialRuns(dist ngca.Distribution, r float64, run int, rotated bool) []
 func robustRun(cell string, r float64, d int, rotate bool, dist ngca.Distribution, seed int, key, path string) committedRun {
 	est := map[string]func(rand.Source) ngca.Estimator{"robust": robust(ngca.RobustAdaptive),
 		"robust-axes": robust(ngca.RobustAxes), "robust-equivariant": robust(ngca.RobustEquivariant)}[key]
-	return committedRun{file: filepath.Join("..", "..", "docs", "robust-runs.csv"),
+	tol := 0.0
+	if path == "equivariant" {
+		tol = mippRounding
+	}
+	return committedRun{file: filepath.Join("..", "..", "docs", "robust-runs.csv"), tol: tol,
 		row:  cell + "," + dist.String() + "," + strconv.Itoa(seed) + "," + key,
 		data: ngca.Artificial{Dist: dist, N: 2000, D: d, R: r, Rotate: rotate}, est: est, path: path,
 		dataKey: repro.Key("robust", cell, int(dist), seed), fitKey: repro.Key("robust-fit", cell, int(dist), seed, key)}
@@ -67,9 +85,10 @@ func robustRun(cell string, r float64, d int, rotate bool, dist ngca.Distributio
 
 // TestCommittedStudyRuns refits a seeded subset of the fits recorded in the
 // committed study tables and checks that every estimator, the robust
-// variant and its paths included, gives exactly the recorded ε (and, for
-// the robust variant, the same path): the tables stay reproducible bit for
-// bit from their commands.
+// variant and its paths included, gives exactly the recorded ε (up to
+// rounding for fits that use MIPP, see committedRun.tol; and, for the
+// robust variant, the same path): the tables stay reproducible from their
+// commands.
 func TestCommittedStudyRuns(t *testing.T) {
 	runs := append(artificialRuns(ngca.GaussianMixture, 2, 0, false),
 		robustRun("rotated r=0.8", 0.8, 10, true, ngca.GaussianMixture, 0, "robust", "equivariant"))
@@ -84,8 +103,8 @@ func TestCommittedStudyRuns(t *testing.T) {
 			t.Parallel()
 			want, path := recordedEpsilon(t, run.file, run.row)
 			res, got := run.refit(t)
-			if got != want {
-				t.Errorf("ε = %v, recorded %v", got, want)
+			if math.Abs(got-want) > run.tol*want || (run.tol == 0 && got != want) {
+				t.Errorf("ε = %v, recorded %v (allowed relative difference %g)", got, want, run.tol)
 			}
 			if r, ok := res.Report.(*ngca.RobustReport); ok && run.path != "" && r.Path.String() != path {
 				t.Errorf("path %v, recorded %v", r.Path, path)

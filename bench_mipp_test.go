@@ -1,0 +1,43 @@
+package ngca
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkMIPPKernels times the lane kernels on one chunk of mippChunk
+// rows with d = 10 (the paper's setting); ns/op divided by mippChunk·4 is
+// the time per row and index function.
+func BenchmarkMIPPKernels(b *testing.B) {
+	const d = 10
+	rng := rand.New(rand.NewPCG(1, 2))
+	y := make([]float64, mippChunk*d)
+	for i := range y {
+		y[i] = rng.NormFloat64()
+	}
+	w := make([]float64, d*mippLanes)
+	for i := range w {
+		w[i] = rng.NormFloat64() / 3
+	}
+	z, s, ds := make([]float64, mippChunk*mippLanes), make([]float64, mippChunk*mippLanes), make([]float64, mippChunk*mippLanes)
+	projectLanes(y, d, w, z)
+	p := [mippLanes]float64{0.5, 1, 2, 4}
+	var sum [mippLanes]float64
+	b.Run("project", func(b *testing.B) {
+		for b.Loop() {
+			projectLanes(y, d, w, z)
+		}
+	})
+	b.Run("gather", func(b *testing.B) {
+		for b.Loop() {
+			gatherLanes(y, d, z, w)
+		}
+	})
+	for _, kind := range []FamilyKind{GaussPow3, Tanh, Sin} {
+		b.Run(kind.String(), func(b *testing.B) {
+			for b.Loop() {
+				laneValues(kind, &p, z, s, ds, &sum)
+			}
+		})
+	}
+}
