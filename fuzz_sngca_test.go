@@ -1,0 +1,26 @@
+package ngca_test
+
+import (
+	"testing"
+
+	"github.com/ngca-go/ngca"
+)
+
+// FuzzSNGCA fits SNGCA with small settings decoded from the fuzz input:
+// the projection, a few test functions and solver iterations, one or two
+// passes, and one or two families.
+func FuzzSNGCA(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fc := decodeFuzz(data)
+		c := fc.cfg
+		fams := []ngca.Family{{Kind: ngca.FamilyKind(c[1] % 4), L: 1 + int(c[2])%8}}
+		if c[1]&0x10 != 0 {
+			fams = append(fams, ngca.Family{Kind: ngca.FamilyKind(c[1] >> 2 % 4), Params: []float64{0.5, 2}})
+		}
+		fuzzFit(t, fc, func(workers int) ngca.Estimator {
+			return &ngca.SNGCA{Dim: fc.dim, Projection: ngca.SNGCAProjection(c[0] % 3), Families: fams,
+				Functions: 10 + int(c[2]>>3)%20, FinalFunctions: 10 + int(c[3])%12, Passes: 1 + int(c[0]>>2)%2,
+				MaxIter: 1 + int(c[0]>>3)%30, Workers: workers}
+		})
+	})
+}
