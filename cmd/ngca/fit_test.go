@@ -141,6 +141,8 @@ func checkReportJSON(t *testing.T, key string, j map[string]any, rep ngca.Report
 		}
 		Kept   []keptJSON
 		Robust *robustJSON
+		IMAK   *imakJSON
+		SNGCA  *sngcaJSON
 	}
 	remarshal(t, j, &got)
 	var want settingsJSON
@@ -157,6 +159,16 @@ func checkReportJSON(t *testing.T, key string, j map[string]any, rep ngca.Report
 		want = settingsJSON{Iterations: r.Iterations, Threshold: r.Threshold}
 		if len(got.Kept) != len(r.Kept) || len(got.Kept) == 0 || got.Kept[0].Total != r.Kept[0].Total {
 			t.Errorf("%s: kept %+v, want %+v", key, got.Kept, r.Kept)
+		}
+	case *ngca.IMAKReport:
+		want = settingsJSON{Iterations: r.MaxPasses}
+		if got.IMAK == nil || got.IMAK.Passes != r.Passes || got.IMAK.Converged != r.Converged || len(got.IMAK.Changes) != len(r.Changes) {
+			t.Errorf("%s: imak block %+v, want %+v", key, got.IMAK, r)
+		}
+	case *ngca.SNGCAReport:
+		want = settingsJSON{Iterations: r.MaxIter}
+		if got.SNGCA == nil || got.SNGCA.Projection != r.Projection.String() || got.SNGCA.Iterations != r.Iterations || got.SNGCA.Converged != r.Converged {
+			t.Errorf("%s: sngca block %+v, want %+v", key, got.SNGCA, r)
 		}
 	default:
 		t.Fatalf("%s: report %T", key, rep)

@@ -38,7 +38,33 @@ type fitJSON struct {
 	CV          []stageJSON   `json:"cv"`
 	Kept        []keptJSON    `json:"kept,omitempty"`
 	Robust      *robustJSON   `json:"robust,omitempty"`
+	IMAK        *imakJSON     `json:"imak,omitempty"`
+	SNGCA       *sngcaJSON    `json:"sngca,omitempty"`
 	Timings     timingsJSON   `json:"timings"`
+}
+
+// imakJSON is the report of IMAK: its settings and its passes.
+type imakJSON struct {
+	Alpha     jsonFloat   `json:"alpha"`
+	Schedule  []jsonFloat `json:"schedule"`
+	Symmetric bool        `json:"symmetric"`
+	Passes    int         `json:"passes"`
+	Converged bool        `json:"converged"`
+	Changes   []jsonFloat `json:"changes"`
+}
+
+// sngcaJSON is the report of SNGCA: its settings and its last solve.
+type sngcaJSON struct {
+	Projection     string    `json:"projection"`
+	Functions      int       `json:"functions"`
+	FinalFunctions int       `json:"final_functions"`
+	Passes         int       `json:"passes"`
+	Kappa          jsonFloat `json:"kappa"`
+	Lambda         jsonFloat `json:"lambda"`
+	Iterations     int       `json:"iterations"`
+	Gap            jsonFloat `json:"gap"`
+	Converged      bool      `json:"converged"`
+	Dropped        int       `json:"dropped"`
 }
 
 // settingsJSON holds the settings the fit used, defaults resolved, as its
@@ -169,6 +195,15 @@ func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res 
 		for _, k := range r.Kept {
 			out.Kept = append(out.Kept, keptJSON{Family: k.Family, Kept: k.Kept, Total: k.Total, Degenerate: k.Degenerate})
 		}
+	case *ngca.IMAKReport:
+		out.Settings = settingsJSON{Iterations: r.MaxPasses}
+		out.IMAK = &imakJSON{Alpha: jsonFloat(r.Alpha), Schedule: jsonFloats(r.Schedule), Symmetric: r.Symmetric,
+			Passes: r.Passes, Converged: r.Converged, Changes: jsonFloats(r.Changes)}
+	case *ngca.SNGCAReport:
+		out.Settings = settingsJSON{Iterations: r.MaxIter}
+		out.SNGCA = &sngcaJSON{Projection: r.Projection.String(), Functions: r.Functions, FinalFunctions: r.FinalFunctions,
+			Passes: r.Passes, Kappa: jsonFloat(r.Kappa), Lambda: jsonFloat(r.Lambda), Iterations: r.Iterations,
+			Gap: jsonFloat(r.Gap), Converged: r.Converged, Dropped: r.Dropped}
 	}
 	return out
 }

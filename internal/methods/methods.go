@@ -114,6 +114,14 @@ var registry = []Method{
 			return &ngca.MIPP{Dim: s.Dim, Iterations: s.Iterations, Threshold: s.Threshold,
 				Src: s.Src, Workers: s.Workers, Progress: s.Progress}
 		}},
+	{Key: "imak", Label: "IMAK", Whitens: true,
+		New: func(s Settings) ngca.Estimator {
+			return &ngca.IMAK{Dim: s.Dim, Src: s.Src, Workers: s.Workers, Progress: s.Progress}
+		}},
+	{Key: "sngca", Label: "SNGCA",
+		New: func(s Settings) ngca.Estimator {
+			return &ngca.SNGCA{Dim: s.Dim, Src: s.Src, Workers: s.Workers, Progress: s.Progress}
+		}},
 	{Key: "wflsngca-robust", Aliases: []string{"robust"}, Label: "WF-LSNGCA robust", Kernel: true,
 		Settings: twoStageSettings,
 		New: func(s Settings) ngca.Estimator {

@@ -24,9 +24,14 @@ type Dataset struct {
 	Files []string
 	// Features is the number of features in the files.
 	Features int
-	// M is the number of features used (the first M), the paper's m and
-	// the dimension the methods reduce to.
+	// M is the number of features used: the first M + len(Drop), less
+	// those in Drop. It is the paper's m (less len(Drop)) and the
+	// dimension the methods reduce to.
 	M int
+	// Drop lists features (1-based) left out because they are exact
+	// linear combinations of the kept ones, so no information is lost
+	// and the kept columns have a covariance of full rank.
+	Drop []int
 	// N is the size of the training set and of the test set.
 	N int
 	// Pos and Neg list the file labels mapped to +1 and −1.
@@ -48,7 +53,11 @@ var Datasets = []Dataset{
 	{Name: "svmguide1", Files: []string{"svmguide1", "svmguide1.t"}, Features: 4, M: 3, N: 2000, Pos: []float64{1}, Neg: []float64{0}},
 	{Name: "shuttle", Files: []string{"shuttle.trn"}, Features: 9, M: 9, N: 2000, Pos: []float64{1}, Neg: []float64{4}, DropOthers: true},
 	{Name: "SUSY", M: 18, N: 2000, Missing: "not available (5M-row file not provided)"},
-	{Name: "ijcnn1", Files: []string{"ijcnn1"}, Features: 22, M: 22, N: 2000, Pos: []float64{1}, Neg: []float64{-1}},
+	// Features 1-10 are a one-hot code (exactly one of them is 1 on every
+	// row), so the tenth is 1 minus the sum of the others: the estimators
+	// refuse such data (ErrSingular), and the study drops it. The authors'
+	// code kept all 22 features.
+	{Name: "ijcnn1", Files: []string{"ijcnn1"}, Features: 22, M: 21, Drop: []int{10}, N: 2000, Pos: []float64{1}, Neg: []float64{-1}},
 }
 
 // Lookup returns the data set with the given name (case-insensitive).
@@ -206,7 +215,7 @@ func (ds Dataset) Load(dir string) (*Data, error) {
 }
 
 // preprocess stacks the parts, maps the labels to ±1 (dropping or
-// rejecting other labels) and keeps the first M features.
+// rejecting other labels) and keeps the first M features not in Drop.
 func (ds Dataset) preprocess(parts []*mat.Dense, labels []float64) (*Data, error) {
 	var rows [][]float64
 	var y []float64
@@ -225,7 +234,7 @@ func (ds Dataset) preprocess(parts []*mat.Dense, labels []float64) (*Data, error
 			default:
 				return nil, fmt.Errorf("%s: row %d has label %v, which is neither positive %v nor negative %v", ds.Name, i+1, labels[i], ds.Pos, ds.Neg)
 			}
-			rows = append(rows, x.RawRowView(r)[:ds.M])
+			rows = append(rows, ds.kept(x.RawRowView(r)))
 			y = append(y, c)
 		}
 	}
@@ -237,6 +246,17 @@ func (ds Dataset) preprocess(parts []*mat.Dense, labels []float64) (*Data, error
 		x.SetRow(r, row)
 	}
 	return NewData(x, y), nil
+}
+
+// kept returns the features of a row that the study uses.
+func (ds Dataset) kept(row []float64) []float64 {
+	out := make([]float64, 0, ds.M)
+	for j, v := range row[:ds.M+len(ds.Drop)] {
+		if !slices.Contains(ds.Drop, j+1) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func contains(s []float64, v float64) bool {

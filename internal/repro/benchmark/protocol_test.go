@@ -125,7 +125,8 @@ func TestMissingDataError(t *testing.T) {
 
 // TestRealDatasets loads the committed slice of vehicle.scale, then the
 // full data sets from the folder NGCA_DATA names (see libsvmtest.DataDir),
-// and checks their sizes after preprocessing.
+// and checks their sizes after preprocessing, and that no kept feature
+// is an exact linear combination of the others (ijcnn1's one-hot code).
 func TestRealDatasets(t *testing.T) {
 	vehicle, _ := Lookup("vehicle")
 	slice, err := vehicle.Load("testdata")
@@ -156,6 +157,29 @@ func TestRealDatasets(t *testing.T) {
 		if _, m := data.X.Dims(); pos != tc.pos || neg != tc.neg || m != ds.M {
 			t.Errorf("%s: %d positive, %d negative, %d features; want %d, %d, %d", tc.name, pos, neg, m, tc.pos, tc.neg, ds.M)
 		}
+		if c := conditionOfCovariance(data.X); c > 1e12 {
+			t.Errorf("%s: the kept features' covariance has condition number %.3g: a feature is (nearly) a linear combination of the others", tc.name, c)
+		}
+	}
+}
+
+// conditionOfCovariance returns the condition number of the covariance
+// of the columns of x.
+func conditionOfCovariance(x *mat.Dense) float64 {
+	var cov mat.SymDense
+	stat.CovarianceMatrix(&cov, x, nil)
+	var ev mat.EigenSym
+	if !ev.Factorize(&cov, false) {
+		return math.Inf(1)
+	}
+	v := ev.Values(nil)
+	return v[len(v)-1] / math.Max(v[0], 0)
+}
+
+func TestKeptFeatures(t *testing.T) {
+	ds := Dataset{M: 3, Drop: []int{2}}
+	if got := ds.kept([]float64{1, 2, 3, 4, 5}); !equal(got, []float64{1, 3, 4}) {
+		t.Errorf("kept = %v, want [1 3 4]", got)
 	}
 }
 
