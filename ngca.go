@@ -13,7 +13,8 @@ import (
 // whose Basis spans the estimated m-dimensional non-Gaussian index space in
 // the caller's coordinates. Fit never modifies x or the receiver.
 //
-// WFLSNGCA, RobustWFLSNGCA, LSNGCA and MIPP implement Estimator. LSLDG
+// WFLSNGCA, RobustWFLSNGCA, LSNGCA, MIPP, IMAK and SNGCA implement
+// Estimator. LSLDG
 // does not: it estimates ∇log p, and its Fit returns an LSLDGModel.
 type Estimator interface {
 	Fit(ctx context.Context, x mat.Matrix) (*Result, error)

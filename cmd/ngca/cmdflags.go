@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -126,4 +127,34 @@ func oneFile(pos []string) (string, error) {
 		return "", fmt.Errorf("%w: %q was read as the input file: write -header=%s, not -header %s", errUsage, pos[0], pos[0], pos[0])
 	}
 	return "", fmt.Errorf("%w: unexpected argument %q after the input file %q (flags may come before or after FILE)", errUsage, pos[1], pos[0])
+}
+
+// dimValue is the -dim flag: a dimension M, or "auto" (which sets *auto
+// and leaves M to be chosen from the data).
+type dimValue struct {
+	dim  *int
+	auto *bool
+}
+
+func (v dimValue) String() string {
+	switch {
+	case v.dim == nil:
+		return ""
+	case *v.auto:
+		return "auto"
+	}
+	return strconv.Itoa(*v.dim)
+}
+
+func (v dimValue) Set(s string) error {
+	if s == "auto" {
+		*v.dim, *v.auto = 0, true
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("%q is neither a whole number nor auto", s)
+	}
+	*v.dim, *v.auto = n, false
+	return nil
 }

@@ -36,6 +36,7 @@ const defaultMethod = "wflsngca"
 type fitArgs struct {
 	method                           string
 	dim                              int
+	auto                             bool // -dim auto: dim is chosen by autoDim
 	seed                             uint64
 	workers                          int
 	centers                          int
@@ -99,7 +100,7 @@ func (a *fitArgs) register(fs *flag.FlagSet, dimUsage string) {
 		"The default, the paper's WF-LSNGCA, was the safest on the real data sets measured: it never failed, never dropped a column "+
 		"and was never far from the best class separation; wflsngca-robust is safer when the subspace may be turned off the data's "+
 		"columns or the covariance is ill-conditioned, but zeroes weak columns (docs/default-method.md; \"Which estimator?\" in the README)")
-	fs.IntVar(&a.dim, "dim", 0, dimUsage)
+	fs.Var(dimValue{&a.dim, &a.auto}, "dim", dimUsage+`, or "auto" to choose M by the bootstrap test of "ngca dim"`)
 	fs.Uint64Var(&a.seed, "seed", 1, "random `seed`: the estimator's Src is rand.NewPCG(seed, 0), so -seed 0 gives the library's default (Src nil)")
 	fs.IntVar(&a.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
 	fs.IntVar(&a.centers, methods.SetCenters, 0, "`number` of kernel centers b, drawn from the rows (0 = min(n, 100))")
@@ -126,6 +127,7 @@ func (a *fitArgs) check(set map[string]bool) (methods.Method, error) {
 		}
 	}
 	switch {
+	case a.auto:
 	case a.dim < 1 && !set["dim"]:
 		return m, fmt.Errorf("%w: -dim is required: the dimension M of the non-Gaussian subspace, 1 ≤ M < number of data columns", errUsage)
 	case a.dim < 1:
@@ -230,6 +232,11 @@ func dataColumnName(t *dataio.Table, name string, j int) string {
 // fitTable fits the estimator m to the data of file name, drawing a
 // progress bar on stderr when it is a terminal.
 func (a *fitArgs) fitTable(ctx context.Context, e *env, m methods.Method, t *dataio.Table, name string) (*ngca.Result, error) {
+	if a.auto {
+		if err := a.autoDim(ctx, e, t, name); err != nil {
+			return nil, err
+		}
+	}
 	if err := a.checkData(m, t, name); err != nil {
 		return nil, err
 	}

@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/csv"
 	"flag"
+	"fmt"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 )
 
-const fitDoc = `Usage: ngca fit -dim M [flags] FILE
+const fitDoc = `Usage: ngca fit -dim M|auto [flags] FILE
 
 Fits an NGCA estimator to the data in FILE (rows are observations, columns
 are variables; "-" reads standard input) and writes a basis of the
@@ -42,8 +43,15 @@ equivariant estimate could not be computed; the equivariant estimate has no
 eigenvalues); timings (step → seconds). A cross-validation score of +Inf (a
 candidate whose solve failed) is written as null, since JSON has no Inf.
 
+With -dim auto, M is chosen by the bootstrap test of "ngca dim" (its
+decision and p-values go to stderr) before the fit. After the fit, a
+warning goes to stderr when the M-th eigenvalue is less than 10 times the
+next (λM/λM+1 < 10, skipping exact zeros): the subspace is then weakly
+separated from the rest and may be unreliable.
+
 Examples:
   ngca fit -dim 2 data.csv > basis.csv
+  ngca fit -dim auto data.csv > basis.csv
   ngca fit -dim 2 -json -o fit.json data.csv
   ngca fit -method mipp -dim 3 -seed 7 svmguide1
   ngca fit -method robust -dim 2 -json -o fit.json data.csv
@@ -107,6 +115,9 @@ func runFit(ctx context.Context, e *env, args []string) error {
 	res, err := f.fit.fitTable(ctx, e, m, t, name)
 	if err != nil {
 		return err
+	}
+	if w := separationWarning(res, f.fit.dim); w != "" {
+		fmt.Fprintln(e.stderr, w)
 	}
 	if f.jsonMode {
 		err = writeJSON(out, newFitJSON(&f.fit, m, t, name, res))

@@ -38,7 +38,7 @@ eigenvalues with the M that span the basis highlighted, on a log scale if
 they span more than two decades. A gap after the M-th eigenvalue suggests
 that M is right.
 
-The basis is fitted to FILE as "ngca fit" would (-method, -dim with
+The basis is fitted to FILE as "ngca fit" would (-method, -dim (or auto) with
 default 2, and the other estimator flags), or read with -basis from the
 CSV or JSON written by "ngca fit". A CSV basis holds no eigenvalues: then
 only the scatter plot is drawn, and a note on stderr says so. The data are

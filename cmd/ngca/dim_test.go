@@ -1,0 +1,80 @@
+package main
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ngca-go/ngca/internal/repro/dimstudy"
+)
+
+// dimFile writes a CSV data set with m non-Gaussian dimensions of 6
+// (see dimstudy.Data) and returns its path.
+func dimFile(t *testing.T, m int, rotate bool) string {
+	t.Helper()
+	x, _, err := dimstudy.Data{M: m, N: 600, D: 6, R: 0.5, Rotate: rotate}.Sample(rand.NewPCG(uint64(m), 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	n, d := x.Dims()
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.FormatFloat(x.At(i, j), 'g', -1, 64))
+		}
+		b.WriteByte('\n')
+	}
+	return writeFile(t, t.TempDir(), "m"+strconv.Itoa(m)+".csv", b.String())
+}
+
+func TestDimCommand(t *testing.T) {
+	two, gauss := dimFile(t, 2, false), dimFile(t, 0, true)
+	r := ngcaRun(t, "", "dim", two).mustSucceed(t, "dim", two)
+	if !strings.Contains(r.stdout, "dim = 2 (") || !strings.Contains(r.stdout, "p-value") || strings.Count(r.stdout, "\n") != 5 {
+		t.Errorf("ngca dim: stdout\n%s", r.stdout)
+	}
+	r = ngcaRun(t, "", "fit", "-dim", "auto", two).mustSucceed(t, "fit -dim auto")
+	if !strings.Contains(r.stderr, "-dim auto: M = 2 (") || strings.Contains(r.stderr, "warning") {
+		t.Errorf("fit -dim auto: stderr %q", r.stderr)
+	}
+	if b := parseMatrix(t, r.stdout); b.RawMatrix().Cols != 2 {
+		t.Errorf("fit -dim auto: basis has %d columns, want 2", b.RawMatrix().Cols)
+	}
+	r = ngcaRun(t, "", "fit", "-dim", "3", "-json", two).mustSucceed(t, "fit -dim 3")
+	if !strings.Contains(r.stderr, "warning: weak separation: λ3/λ4") {
+		t.Errorf("fit -dim 3 on m = 2: stderr %q, want a weak-separation warning", r.stderr)
+	}
+	png := filepath.Join(t.TempDir(), "p.png")
+	r = ngcaRun(t, "", "plot", "-dim", "auto", "-method", "mipp", "-o", png, two).mustSucceed(t, "plot -dim auto")
+	if !strings.Contains(r.stderr, "-dim auto: M = 2") {
+		t.Errorf("plot -dim auto: stderr %q", r.stderr)
+	}
+	for _, tc := range []cliCase{
+		{[]string{"dim", gauss}, 0, "dim = 0 (", "stdout"},
+		{[]string{"dim", "-test", "lsngca", "-bootstrap", "19", "-max-dim", "3", two}, 0, "dim = 2 (", "stdout"},
+		{[]string{"fit", "-dim", "auto", gauss}, 1, "no non-Gaussian structure found in " + gauss, "stderr"},
+		{[]string{"fit", "-dim", "two", two}, 1, `"two" is neither a whole number nor auto`, "stderr"},
+		{[]string{"fit", "-h"}, 0, "-dim auto", "stdout"},
+		{[]string{"dim", "-h"}, 0, "-bootstrap", "stdout"},
+		{[]string{"dim"}, 1, "missing input FILE", "stderr"},
+		{[]string{"dim", "-alpha", "1", two}, 1, "-alpha 1: need 0 < alpha < 1", "stderr"},
+		{[]string{"dim", "-bootstrap", "10", two}, 1, "-bootstrap 10: need B + 1 ≥ 1/alpha", "stderr"},
+		{[]string{"dim", "-test", "pca", two}, 1, `-test "pca"`, "stderr"},
+		{[]string{"dim", "-max-dim", "6", two}, 1, "-max-dim 6 is out of range", "stderr"},
+		{[]string{"dim", "-workers", "-1", two}, 1, "-workers -1 is negative", "stderr"},
+	} {
+		r := ngcaRun(t, "", tc.args...)
+		got := r.stdout
+		if tc.stream == "stderr" {
+			got = r.stderr
+		}
+		if r.code != tc.code || !strings.Contains(got, tc.contains) {
+			t.Errorf("ngca %q: exit %d, %s %q; want exit %d and %q", tc.args, r.code, tc.stream, got, tc.code, tc.contains)
+		}
+	}
+}
