@@ -38,6 +38,7 @@ Examples:
   ngca reproduce artificial -out results
   ngca reproduce artificial -out quick -runs 3 -r 0,0.8 -dists a,b -timing=false
   ngca reproduce artificial -out rotated -rotate -methods wflsngca,mipp
+  ngca reproduce artificial -out rotated -rotate -methods wflsngca,mipp,imak -resume
 `,
 		run: runArtificial,
 	})
@@ -57,6 +58,7 @@ func runArtificial(ctx context.Context, e *env, args []string) error {
 	workers := fs.Int("workers", 0, "runs at once (0 = all CPUs)")
 	rotate := fs.Bool("rotate", false, "also fit every data set turned by a random rotation")
 	timing := fs.Bool("timing", true, "run the timing study of figure 3")
+	resume := fs.Bool("resume", false, "keep the fits of -out's errors.csv that this study would make, and fit only the others (continue an interrupted study, add methods or runs)")
 	tn := fs.String("timing-n", "500,1000,2000,5000,10000,20000", "sample sizes of the timing study (d = 10)")
 	td := fs.String("timing-d", "5,10,20,50,100", "dimensions of the timing study (n = 2000)")
 	reps := fs.Int("timing-reps", 3, "fits per size and method in the timing study")
@@ -66,7 +68,7 @@ func runArtificial(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	cfg := artificial.Config{Runs: *runs, N: *n, D: *d, Seed: *seed, Workers: *workers, Rotate: *rotate,
+	cfg := artificial.Config{Runs: *runs, N: *n, D: *d, Seed: *seed, Workers: *workers, Rotate: *rotate, Resume: *resume,
 		Out: *out, Progress: e.stderr, Timing: artificial.Timing{Skip: !*timing, Reps: *reps}}
 	var err error
 	if cfg.Rs, err = floatList("-r", *rs); err != nil {

@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/ngca-go/ngca/internal/progress"
@@ -95,6 +96,9 @@ type Table[R any] struct {
 	Path   string
 	Header []string
 	Record func(R) []string
+	// Kept are rows of an earlier run that the study keeps (a resumed
+	// study): they are written first and returned with the new ones.
+	Kept []R
 }
 
 // Jobs describes a study's jobs for RunLogged: N jobs on Workers
@@ -121,7 +125,11 @@ func RunLogged[R any](ctx context.Context, j Jobs, t Table[R], do func(ctx conte
 	if j.Progress != nil {
 		bar = progress.New(j.Progress, j.Label, j.N)
 	}
-	var rows []R
+	rows := slices.Clone(t.Kept)
+	if err := AppendRows(live, t.Kept, t.Record); err != nil {
+		live.Close()
+		return nil, err
+	}
 	runErr := Run(ctx, j.N, j.Workers, j.Weights, bar, do, func(_ int, rs []R) error {
 		rows = append(rows, rs...)
 		return AppendRows(live, rs, t.Record)

@@ -58,6 +58,12 @@ type Config struct {
 	Out string
 	// Progress, if not nil, receives progress bars.
 	Progress io.Writer
+	// Resume keeps the rows of an errors.csv already in Out that belong to
+	// this study (a data set of its grid fitted by one of its methods)
+	// and fits only the others: it continues an interrupted study, or adds
+	// methods or runs to a finished one. The rows kept are trusted as
+	// they are; they must come from the same seed, n, d and code.
+	Resume bool
 }
 
 // Timing configures the timing study: fits of data (a) at r = 0, run one
@@ -195,10 +201,18 @@ func Run(ctx context.Context, c Config) error {
 		return err
 	}
 	js := c.jobs()
+	var kept []Row
+	done := map[fitKey]bool{}
+	if c.Resume {
+		var err error
+		if kept, done, err = c.resumed(); err != nil {
+			return err
+		}
+	}
 	rows, runErr := repro.RunLogged(ctx,
 		repro.Jobs{N: len(js), Workers: c.Workers, Progress: c.Progress, Label: "artificial"},
-		repro.Table[Row]{Path: filepath.Join(c.Out, "errors.csv"), Header: rowHeader, Record: Row.record},
-		func(ctx context.Context, i int) ([]Row, error) { return c.runJob(ctx, js[i]) })
+		repro.Table[Row]{Path: filepath.Join(c.Out, "errors.csv"), Header: rowHeader, Record: Row.record, Kept: kept},
+		func(ctx context.Context, i int) ([]Row, error) { return c.runJob(ctx, js[i], done) })
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return runErr
 	}
@@ -220,8 +234,18 @@ func Run(ctx context.Context, c Config) error {
 	return nil
 }
 
-// runJob generates one data set and fits every method to it.
-func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
+// runJob generates one data set and fits every method to it that done
+// does not hold.
+func (c *Config) runJob(ctx context.Context, j job, done map[fitKey]bool) ([]Row, error) {
+	var todo []methods.Method
+	for _, m := range c.Methods {
+		if !done[fitKey{j, m.Label}] {
+			todo = append(todo, m)
+		}
+	}
+	if len(todo) == 0 {
+		return nil, nil
+	}
 	key := repro.Key("artificial", int(j.dist), j.r, j.run, c.N, c.D)
 	// The rotated data set is the unrotated one (same seed) turned by a
 	// rotation drawn after it.
@@ -230,8 +254,8 @@ func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
 		return nil, err
 	}
 	cond := condition(x)
-	rows := make([]Row, 0, len(c.Methods))
-	for _, m := range c.Methods {
+	rows := make([]Row, 0, len(todo))
+	for _, m := range todo {
 		src := rand.NewPCG(c.Seed, repro.Key("artificial-fit", int(j.dist), j.r, j.run, c.N, c.D, m.Key))
 		start := time.Now()
 		res, err := m.New(methods.Settings{Dim: c.Dim, Workers: 1, Src: src}).Fit(ctx, x)

@@ -165,3 +165,46 @@ func TestTickLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestResume runs a study with two methods and one run, resumes it with a
+// third method and a second run, and checks that the result is the study
+// run at once: the kept rows as they were, the new ones as a fresh run
+// makes them.
+func TestResume(t *testing.T) {
+	whole := smallConfig(t, t.TempDir())
+	whole.Rotate, whole.Timing.Skip = false, true
+	if err := Run(context.Background(), whole); err != nil {
+		t.Fatal(err)
+	}
+	part := whole
+	part.Out, part.Runs, part.Methods = t.TempDir(), 1, whole.Methods[:2]
+	if err := Run(context.Background(), part); err != nil {
+		t.Fatal(err)
+	}
+	rest := whole
+	rest.Out, rest.Resume = part.Out, true
+	if err := Run(context.Background(), rest); err != nil {
+		t.Fatal(err)
+	}
+	want := readCSV(t, filepath.Join(whole.Out, "errors.csv"))
+	got := readCSV(t, filepath.Join(part.Out, "errors.csv"))
+	if len(got) != len(want) {
+		t.Fatalf("resumed study has %d records, the whole one %d", len(got), len(want))
+	}
+	for i := range want {
+		want[i][6], got[i][6] = "", "" // seconds
+		if strings.Join(got[i], ",") != strings.Join(want[i], ",") {
+			t.Errorf("record %d: resumed %v, whole %v", i, got[i], want[i])
+		}
+	}
+
+	// A row that does not parse is an error naming the file and line.
+	bad := filepath.Join(t.TempDir(), "errors.csv")
+	if err := os.WriteFile(bad, []byte(strings.Join(rowHeader, ",")+"\na,0,x,false,MIPP,0.1,1,1,\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	rest.Out = filepath.Dir(bad)
+	if err := Run(context.Background(), rest); err == nil || !strings.Contains(err.Error(), "errors.csv:2") {
+		t.Errorf("bad row: %v, want an error naming errors.csv:2", err)
+	}
+}
