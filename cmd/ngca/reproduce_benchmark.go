@@ -59,6 +59,7 @@ Examples:
   ngca reproduce benchmark
   ngca reproduce benchmark -runs 5 -d 50 -workers 2 -out quick
   ngca reproduce benchmark -datasets vehicle,svmguide3 -methods none,pca,wflsngca
+  ngca reproduce benchmark -datasets vehicle,svmguide3 -methods none,pca,wflsngca,imak -resume
 `,
 		run: runBenchmark,
 	})
@@ -77,13 +78,14 @@ func runBenchmark(ctx context.Context, e *env, args []string) error {
 	std := fs.String("standardise", "dataset", "statistics that standardise the features: dataset (all rows of the data set; reproduces the published rates) or split (the run's training and test rows)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	workers := fs.Int("workers", 0, "runs at once (0 = all CPUs)")
+	resume := fs.Bool("resume", false, "keep the runs of -out's runs.csv that this study would make, and run only the others (continue an interrupted study, add methods or runs)")
 	if err := parseFlags(fs, c, e, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	cfg := benchmark.Config{Data: *data, Out: *out, Runs: *runs, N: *n, Seed: *seed, Workers: *workers, Progress: e.stderr}
+	cfg := benchmark.Config{Data: *data, Out: *out, Runs: *runs, N: *n, Seed: *seed, Workers: *workers, Resume: *resume, Progress: e.stderr}
 	for _, s := range splitList(*sets) {
 		ds, err := benchmark.Lookup(s)
 		if err != nil {

@@ -64,6 +64,12 @@ type Config struct {
 	Workers int
 	// Progress, if not nil, gets a progress bar (drawn only on a terminal).
 	Progress io.Writer
+	// Resume keeps the records of a runs.csv already in Out that belong
+	// to this study (a run of its grid, one of its methods) and runs only
+	// the others: it continues an interrupted study, or adds methods or
+	// runs to a finished one. The records kept are trusted as they are;
+	// they must come from the same seed, protocol and code.
+	Resume bool
 }
 
 // Record is the outcome of one method on one run.
@@ -246,18 +252,30 @@ func (c Config) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	csvPath := filepath.Join(c.Out, "runs.csv")
+	var kept []Record
+	done := map[runKey]bool{}
+	if c.Resume {
+		var err error
+		if kept, done, err = c.resumed(jobs); err != nil {
+			return nil, err
+		}
+	}
 	live, err := repro.CreateLog(csvPath, csvHeader)
 	if err != nil {
+		return nil, err
+	}
+	if err := repro.AppendRows(live, kept, Record.csv); err != nil {
+		live.Close()
 		return nil, err
 	}
 	var bar *progress.Bar
 	if c.Progress != nil {
 		bar = progress.New(c.Progress, "benchmark", len(jobs))
 	}
-	res := &Result{Jobs: len(jobs)}
+	res := &Result{Jobs: len(jobs), Records: kept}
 	runErr := repro.Run(ctx, len(jobs), c.workers(), weights, bar,
 		func(ctx context.Context, i int) ([]Record, error) {
-			return c.runJob(ctx, jobs[i], data[jobs[i].ds.Name])
+			return c.runJob(ctx, jobs[i], data[jobs[i].ds.Name], done)
 		},
 		func(_ int, recs []Record) error {
 			res.Finished++
@@ -304,13 +322,22 @@ func (c *Config) weight(j job) float64 {
 }
 
 // runJob draws one run's data and applies every method to it.
-func (c *Config) runJob(ctx context.Context, j job, data *Data) ([]Record, error) {
+func (c *Config) runJob(ctx context.Context, j job, data *Data, done map[runKey]bool) ([]Record, error) {
+	var todo []Method
+	for _, m := range c.Methods {
+		if !done[runKey{j.ds.Name, j.d, j.run, m.Key}] {
+			todo = append(todo, m)
+		}
+	}
+	if len(todo) == 0 {
+		return nil, nil
+	}
 	split, err := Draw(data, j.n, j.d, c.Standardise, rand.NewPCG(c.Seed, repro.Key("benchmark-data", j.ds.Name, j.n, j.d, j.run)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", j.ds.Name, err)
 	}
 	var recs []Record
-	for _, m := range c.Methods {
+	for _, m := range todo {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

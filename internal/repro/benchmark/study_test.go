@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -237,5 +238,49 @@ func TestMarkdown(t *testing.T) {
 	}
 	if i, j, k := strings.Index(md, "| vehicle"), strings.Index(md, "| shuttle"), strings.Index(md, "| SUSY"); !(i < j && j < k) {
 		t.Errorf("rows not in the paper's order (vehicle, shuttle, SUSY):\n%s", md)
+	}
+}
+
+// TestResume runs the pipeline with two methods, resumes it with two more
+// and checks that the records are those of the study run at once.
+func TestResume(t *testing.T) {
+	requireLIBSVM(t)
+	whole := Config{Data: "testdata", Out: t.TempDir(), Datasets: []string{"vehicle"}, Dims: []int{25}, Runs: 2, N: 40, Seed: 7,
+		Methods: []Method{NoReduction, PCA, MIPP, IMAK}}
+	want, err := whole.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := whole
+	part.Out, part.Methods = t.TempDir(), []Method{NoReduction, MIPP}
+	if _, err := part.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rest := whole
+	rest.Out, rest.Resume = part.Out, true
+	got, err := rest.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Records) != len(want.Records) {
+		t.Fatalf("%d records resumed, %d at once", len(got.Records), len(want.Records))
+	}
+	for i, r := range got.Records {
+		w := want.Records[i]
+		r.Seconds, r.SVMSeconds, w.Seconds, w.SVMSeconds = 0, 0, 0, 0
+		if fmt.Sprint(r) != fmt.Sprint(w) {
+			t.Errorf("record %d: resumed %+v, at once %+v", i, r, w)
+		}
+	}
+	row := func(table string) string { // the error rates, not the times
+		for _, line := range strings.Split(table, "\n") {
+			if strings.HasPrefix(line, "| vehicle [18, 40] |") {
+				return line
+			}
+		}
+		return ""
+	}
+	if g, w := row(got.Table), row(want.Table); g == "" || g != w {
+		t.Errorf("table2.md: resumed %q, at once %q", g, w)
 	}
 }
