@@ -12,8 +12,8 @@ import (
 )
 
 // benchSizes are the sizes of the benchmarks: the paper's n = 2000, d = 10,
-// a larger n and a larger d.
-var benchSizes = []struct{ n, d int }{{2000, 10}, {10000, 10}, {2000, 50}}
+// a larger n and larger d (BenchmarkScale has larger n still).
+var benchSizes = []struct{ n, d int }{{2000, 10}, {10000, 10}, {2000, 50}, {2000, 100}}
 
 // benchData returns the paper's data (a) at r = 0 with n rows and d columns.
 func benchData(b *testing.B, n, d int) *mat.Dense {
@@ -71,4 +71,30 @@ func BenchmarkWFLSNGCARobust(b *testing.B) {
 		_, err := (&ngca.RobustWFLSNGCA{Dim: 2}).Fit(context.Background(), x)
 		return err
 	})
+}
+
+// BenchmarkScale fits WF-LSNGCA and LSNGCA with the default settings to
+// data (a) at r = 0 with d = 10 and n = 10⁵ or, unless -short, 10⁶ rows
+// (docs/speed.md gives the command that also measures the peak memory).
+func BenchmarkScale(b *testing.B) {
+	ns := []int{100000, 1000000}
+	if testing.Short() {
+		ns = ns[:1]
+	}
+	for _, n := range ns {
+		for _, m := range []struct {
+			name string
+			est  ngca.Estimator
+		}{{"WFLSNGCA", &ngca.WFLSNGCA{Dim: 2}}, {"LSNGCA", &ngca.LSNGCA{Dim: 2}}} {
+			b.Run(fmt.Sprintf("%s/n=%d/d=10", m.name, n), func(b *testing.B) {
+				x := benchData(b, n, 10)
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := m.est.Fit(context.Background(), x); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

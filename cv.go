@@ -3,6 +3,7 @@ package ngca
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -113,14 +114,34 @@ func (s *cvScorer) heldOut(g, h []float64, L int) {
 // averaged. gf[f] (lower triangle, b×b) and hf[f] are the sums of ψψᵀ and
 // r over the rows of fold f; gTot and hTot are their totals. A candidate
 // whose solve failed in any fold, or whose score is NaN, scores +Inf.
-func (s *cvScorer) scores(part partition, gf, hf [][]float64, gTot, hTot []float64, ridges, out []float64) {
+//
+// If keep is not nil, every fold's G_f and reduction are saved in it. If
+// use is not nil, they are taken from it instead, and gf and gTot are not
+// read: the results are those of gf and gTot equal to the saved ones.
+func (s *cvScorer) scores(part partition, gf, hf [][]float64, gTot, hTot, ridges, out []float64, keep, use []foldEntry) {
 	L, k, n := len(ridges), part.folds(), part.rows()
+	minRidge := slices.Min(ridges)
 	clear(out)
 	for f := 0; f < k; f++ {
 		nf := float64(part.size(f))
-		s.means(gTot, hTot, gf[f], hf[f], 1/(float64(n)-nf))
-		s.path.solve(s.a, s.r, ridges, s.theta[:s.b*L], s.ok)
-		s.heldOut(gf[f], hf[f], L)
+		inv := 1 / (float64(n) - nf)
+		var g []float64
+		if use != nil {
+			for i := range s.r {
+				s.r[i] = (hTot[i] - hf[f][i]) * inv
+			}
+			use[f].restore(s.a, s.path)
+			g = use[f].m
+		} else {
+			s.means(gTot, hTot, gf[f], hf[f], inv)
+			s.path.reduce(s.a, minRidge)
+			if keep != nil {
+				keep[f].save(gf[f], s.a, s.path)
+			}
+			g = gf[f]
+		}
+		s.path.solveReduced(s.a, s.r, ridges, s.theta[:s.b*L], s.ok)
+		s.heldOut(g, hf[f], L)
 		for l, v := range s.v[:L] {
 			out[l] += v / nf / float64(k)
 		}

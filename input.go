@@ -415,7 +415,8 @@ type prepared struct {
 // centers. dim is the target dimension; hasDim is false for LSLDG, which has
 // none.
 // Random draws happen here and in the caller, on the calling goroutine, in
-// a fixed order: centers, then one partition per stage.
+// a fixed order: centers, then the partitions (one for WF-LSNGCA's two
+// stages unless NewPartition, one per stage for the robust variant).
 func prepare(ctx context.Context, x mat.Matrix, c config, dim int, hasDim bool) (*prepared, error) {
 	if err := checkContext(ctx); err != nil {
 		return nil, err

@@ -27,10 +27,16 @@ import (
 // ‖z_{order[p]} − c_k‖² between the centers c_k (rows of c) and the rows of z
 // taken in the given order (column p of the result is row order[p] of z).
 func sqDistT(ctx context.Context, workers int, z, c *mat.Dense, order []int) ([]float64, error) {
+	b, _ := c.Dims()
+	d2 := make([]float64, b*len(order))
+	return d2, sqDistTo(ctx, workers, d2, z, c, order)
+}
+
+// sqDistTo is sqDistT writing into d2 (b×len(order)).
+func sqDistTo(ctx context.Context, workers int, d2 []float64, z, c *mat.Dense, order []int) error {
 	n := len(order)
 	b, _ := c.Dims()
-	d2 := make([]float64, b*n)
-	err := parallelFor(ctx, workers, b, func(_, k int) error {
+	return parallelFor(ctx, workers, b, func(_, k int) error {
 		ck := c.RawRowView(k)
 		out := d2[k*n : (k+1)*n]
 		for p, i := range order {
@@ -43,7 +49,6 @@ func sqDistT(ctx context.Context, workers int, z, c *mat.Dense, order []int) ([]
 		}
 		return nil
 	}, nil)
-	return d2, err
 }
 
 // kernelT sets kt[k·n+p] = gauss(d2[k·n+p], σ) for all b×n entries, in
@@ -72,34 +77,49 @@ func gauss(t float64) float64 {
 	return math.Exp(t)
 }
 
-// fillBasis sets psi (b×n, row k holding ψ_kj at the n points) for output
-// coordinate j, and sets sums[f] to the totals over the points of fold f
-// (positions bounds[f] to bounds[f+1]−1) of
+// fillBasis sets psi (b×m, row k holding ψ_kj at the m points of a
+// block; nil: not wanted) for output coordinate j, and adds to h[k] the
+// total over the block of
 //
 //	r_kj(x) = ∂_j ψ_kj(x) + ψ_kj(x)·a(x) = ((c_kj − x_j)²·curv − 1 + (c_kj − x_j)·a(x))·k_k(x),
 //
 // the linear term of the least-squares objective; a is nil for LSLDG.
-// kt is the b×n kernel matrix at width σ, cj holds the centers' coordinate
-// j, xj the points' coordinate j, and curv = 1/σ² is the factor of
-// ∂_j k_k(x) = (c_kj − x_j)·curv·k_k(x). Every sums[f] must have length b.
-func fillBasis(psi []float64, sums [][]float64, kt, cj, xj, a []float64, curv float64, bounds []int) {
-	n := len(xj)
+// kt holds the kernel values at width σ, kt[k·ldk+p] for point p, cj the
+// centers' coordinate j, xj and a the points' coordinate j and target
+// term (length m), and curv = 1/σ² is the factor of
+// ∂_j k_k(x) = (c_kj − x_j)·curv·k_k(x).
+func fillBasis(psi, h, kt []float64, ldk int, cj, xj, a []float64, curv float64) {
+	m := len(xj)
 	for k, ck := range cj {
-		krow, prow := kt[k*n:(k+1)*n], psi[k*n:(k+1)*n]
-		for f := range sums {
-			var s float64
-			for p := bounds[f]; p < bounds[f+1]; p++ {
+		krow := kt[k*ldk : k*ldk+m]
+		var s float64
+		switch {
+		case psi != nil && a == nil:
+			prow := psi[k*m : (k+1)*m]
+			for p, kv := range krow {
 				diff := ck - xj[p]
-				kv := krow[p]
 				prow[p] = diff * kv
-				t := diff*diff*curv - 1
-				if a != nil {
-					t += diff * a[p]
-				}
-				s += t * kv
+				s += (diff*diff*curv - 1) * kv
 			}
-			sums[f][k] = s
+		case psi != nil:
+			prow := psi[k*m : (k+1)*m]
+			for p, kv := range krow {
+				diff := ck - xj[p]
+				prow[p] = diff * kv
+				s += (diff*diff*curv - 1 + diff*a[p]) * kv
+			}
+		case a != nil:
+			for p, kv := range krow {
+				diff := ck - xj[p]
+				s += (diff*diff*curv - 1 + diff*a[p]) * kv
+			}
+		default:
+			for p, kv := range krow {
+				diff := ck - xj[p]
+				s += (diff*diff*curv - 1) * kv
+			}
 		}
+		h[k] += s
 	}
 }
 

@@ -62,9 +62,9 @@ func TestBasisDerivative(t *testing.T) {
 		psi := make([]float64, b)
 		sums := [][]float64{make([]float64, b)}
 		cj := mat.Col(nil, j, c)
-		fillBasis(psi, sums, kt, cj, []float64{x[j]}, nil, 1/(sigma*sigma), []int{0, 1})
+		fillBasis(psi, sums[0], kt, 1, cj, []float64{x[j]}, nil, 1/(sigma*sigma))
 		withA := [][]float64{make([]float64, b)}
-		fillBasis(psi, withA, kt, cj, []float64{x[j]}, []float64{a}, 1/(sigma*sigma), []int{0, 1})
+		fillBasis(psi, withA[0], kt, 1, cj, []float64{x[j]}, []float64{a}, 1/(sigma*sigma))
 		for k := 0; k < b; k++ {
 			psiAt := func(y []float64) float64 {
 				var s float64

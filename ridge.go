@@ -33,9 +33,9 @@ type ridgePath struct {
 }
 
 func newRidgePath(b, maxL int) *ridgePath {
-	p := &ridgePath{b: b, maxL: maxL}
+	p := &ridgePath{b: b, maxL: maxL, d: make([]float64, b)}
 	if b > 1 {
-		p.d, p.e, p.tau = make([]float64, b), make([]float64, b-1), make([]float64, b-1)
+		p.e, p.tau = make([]float64, b-1), make([]float64, b-1)
 		p.dd, p.ee = make([]float64, b), make([]float64, b-1)
 		var q [1]float64
 		impl.Dsytrd(blas.Lower, b, nil, b, p.d, p.e, p.tau, q[:], -1)
@@ -51,19 +51,38 @@ func newRidgePath(b, maxL int) *ridgePath {
 // and receives θ_l in column l; ok[l] reports whether T + λ_l·I was positive
 // definite and θ_l finite (if not, column l is zero).
 func (p *ridgePath) solve(a, r, ridges, theta []float64, ok []bool) {
+	p.reduce(a, slices.Min(ridges))
+	p.solveReduced(a, r, ridges, theta, ok)
+}
+
+// reduce reduces A (lower triangle of a) to tridiagonal form: afterwards
+// p.d and p.e hold T's diagonal and subdiagonal, and a's lower triangle
+// and p.tau hold Q as Dsytrd leaves it. minRidge is the smallest λ that
+// will be solved for (see flushTiny).
+func (p *ridgePath) reduce(a []float64, minRidge float64) {
+	b := p.b
+	if b == 1 {
+		p.d[0] = a[0]
+		return
+	}
+	flushTiny(a, b, eps*minRidge/float64(b))
+	impl.Dsytrd(blas.Lower, b, a, b, p.d, p.e, p.tau, p.work, len(p.work))
+}
+
+// solveReduced is solve after reduce (or after a reduction restored into
+// a and p): it computes θ_l for every λ_l in ridges from T and Q.
+func (p *ridgePath) solveReduced(a, r, ridges, theta []float64, ok []bool) {
 	b, L := p.b, len(ridges)
 	if b == 1 {
 		for l, lam := range ridges {
-			theta[l] = -r[0] / (a[0] + lam)
-			ok[l] = a[0]+lam > 0 && !math.IsInf(theta[l], 0) && !math.IsNaN(theta[l])
+			theta[l] = -r[0] / (p.d[0] + lam)
+			ok[l] = p.d[0]+lam > 0 && !math.IsInf(theta[l], 0) && !math.IsNaN(theta[l])
 			if !ok[l] {
 				theta[l] = 0
 			}
 		}
 		return
 	}
-	flushTiny(a, b, eps*slices.Min(ridges)/float64(b))
-	impl.Dsytrd(blas.Lower, b, a, b, p.d, p.e, p.tau, p.work, len(p.work))
 
 	// z = Qᵀr, copied into every column of theta. Q acts on rows 1..b−1
 	// only: its reflectors are those of a QR factorisation of A[1:, :b−1].

@@ -26,6 +26,28 @@ type linSums struct {
 	rTot       []float64
 }
 
+// totals sets cTot and rTot to the sums over the folds.
+func (ls *linSums) totals() {
+	clear(ls.cTot)
+	clear(ls.rTot)
+	for f := range ls.cf {
+		for i, v := range ls.cf[f] {
+			ls.cTot[i] += v
+		}
+		for i, v := range ls.rf[f] {
+			ls.rTot[i] += v
+		}
+	}
+}
+
+// resetFolds clears the per-fold sums for the next width.
+func (ls *linSums) resetFolds() {
+	for f := range ls.cf {
+		clear(ls.cf[f])
+		clear(ls.rf[f])
+	}
+}
+
 // linScorer is a cvScorer for models with the linear part. It holds the
 // workspace for one goroutine.
 type linScorer struct {

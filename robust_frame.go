@@ -33,7 +33,9 @@ func axesEstimate(ctx context.Context, pr *prepared, dim int, o robustSettings, 
 	cols := mostNegative(z, o.k)
 	sw.lap("select")
 
-	s1, s2 := pr.wfStages(centers)
+	// A new partition for stage 2, as the authors' code: the variant's
+	// stages differ and could not share their reductions (foldStore).
+	s1, s2 := pr.wfStages(centers, true)
 	ax := &axesFit{loss: make([]float64, pr.n), part: s1.part}
 	fit1 := func(ctx context.Context, st stage) (rowModel, StageCV, error) {
 		return fitRobustStage(ctx, robustStage{stage: st, linear: true, kernelCols: cols, nullZ: o.nullZ, lossOut: ax.loss}, &pr.plan)

@@ -94,9 +94,19 @@ func (c *robustCell) perRow(j, w, l int) (model, null []float64, err error) {
 		}
 		c.ktWidth = w
 	}
-	c.fill(c.kt, j, sigma)
-	s := c.sums
-	fits := c.cv.foldFits(sd.part, s.gf, s.hf, s.g, s.h, c.lin, st.ridges[l])
+	s, ls := c.one, c.oneLin
+	for _, blk := range sd.blocks {
+		c.addTo(s, ls, c.kt[blk.lo:], n, blk, j, sigma)
+	}
+	s.totals(c.g, c.h, true)
+	if ls != nil {
+		ls.totals()
+	}
+	fits := c.cv.foldFits(sd.part, s.gf, s.hf, c.g, c.h, ls, st.ridges[l])
+	s.reset()
+	if ls != nil {
+		ls.resetFolds()
+	}
 
 	var aj []float64
 	if sd.aT != nil {

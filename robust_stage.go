@@ -65,12 +65,14 @@ func kernelNoSelf(ctx context.Context, workers int, kt, d2 []float64, b int, sig
 // between the choice of (σ_j, λ_j) and the refit.
 func fitRobustStage(ctx context.Context, st robustStage, p *plan) (*robustModel, StageCV, error) {
 	p.progress.begin(st.name)
-	sd := newStageData(st.x, st.a, st.centers, st.part)
 	kx, kc := st.x, st.centers
 	if st.kernelCols != nil {
 		kx, kc = columns(st.x, st.kernelCols), columns(st.centers, st.kernelCols)
 	}
-	if err := sd.distances(ctx, p.workers, kx, kc); err != nil {
+	// The null test's kernel values span all rows (perRow), so the
+	// distances are kept.
+	sd, err := newStageData(ctx, p.workers, st.x, st.a, st.centers, kx, kc, st.part, true)
+	if err != nil {
 		return nil, StageCV{}, err
 	}
 	rs := newRobustSweep(&st, sd, p.workers)
@@ -135,16 +137,19 @@ type robustSweep struct {
 	sd           *stageData
 	lf           *linFeatures // nil without the linear part
 	inKernel     []bool
+	sums         []*coordSums // per coordinate
+	lins         []*linSums   // per coordinate; nil without the linear part
 	best         *bestSums
 	bestC, bestR [][]float64 // the linear part's totals at the best width
 	cells        []*robustCell
 }
 
 func newRobustSweep(st *robustStage, sd *stageData, workers int) *robustSweep {
-	rs := &robustSweep{st: st, sd: sd, inKernel: make([]bool, sd.d), best: newBestSums(sd.b, sd.d),
-		cells: make([]*robustCell, max(1, workers))}
+	rs := &robustSweep{st: st, sd: sd, inKernel: make([]bool, sd.d), sums: make([]*coordSums, sd.d),
+		best: newBestSums(sd.b, sd.d), cells: make([]*robustCell, max(1, workers))}
 	for j := range rs.inKernel {
 		rs.inKernel[j] = st.kernelCols == nil
+		rs.sums[j] = newCoordSums(sd, true)
 	}
 	for _, c := range st.kernelCols {
 		rs.inKernel[c] = true
@@ -155,12 +160,25 @@ func newRobustSweep(st *robustStage, sd *stageData, workers int) *robustSweep {
 			lx = st.x
 		}
 		rs.lf = newLinFeatures(lx, sd.part)
+		rs.lins = make([]*linSums, sd.d)
 		rs.bestC, rs.bestR = make([][]float64, sd.d), make([][]float64, sd.d)
 		for j := range rs.bestC {
+			rs.lins[j] = rs.newLinSums()
 			rs.bestC[j], rs.bestR[j] = make([]float64, sd.b*rs.lf.q), make([]float64, rs.lf.q)
 		}
 	}
 	return rs
+}
+
+// newLinSums returns zero sums of the linear part of one coordinate.
+func (rs *robustSweep) newLinSums() *linSums {
+	b, q, k := rs.sd.b, rs.lf.q, rs.sd.part.folds()
+	ls := &linSums{q: q, cf: make([][]float64, k), lf: rs.lf.lf, rf: make([][]float64, k),
+		cTot: make([]float64, b*q), lTot: rs.lf.lTot, rTot: make([]float64, q)}
+	for f := 0; f < k; f++ {
+		ls.cf[f], ls.rf[f] = make([]float64, b*q), make([]float64, q)
+	}
+	return ls
 }
 
 // curv is fillBasis's curv for coordinate j: 1/σ², or 0 for a coordinate
@@ -175,11 +193,15 @@ func (rs *robustSweep) curv(j int, sigma float64) float64 {
 // robustCell is one worker's workspace of a robust stage.
 type robustCell struct {
 	rs   *robustSweep
-	sums *coordSums
+	psi  []float64 // b×rows basis values of a block
+	g, h []float64 // the totals of the last scored coordinate
+	lin  *linSums  // the linear sums of the last scored coordinate
 	cv   *linScorer
-	lin  *linSums // nil without the linear part
-	// kt and ktWidth cache the null test's kernel matrix at the width
-	// index ktWidth (−1: none), shared by coordinates of the same width.
+	// The null test's workspace: one coordinate's sums (one, oneLin) and
+	// the kernel matrix kt (b×n) at the width index ktWidth (−1: none),
+	// shared by coordinates of the same width.
+	one     *coordSums
+	oneLin  *linSums
 	kt      []float64
 	ktWidth int
 }
@@ -190,80 +212,87 @@ func (rs *robustSweep) cellOf(w int) cell {
 		if rs.lf != nil {
 			q = rs.lf.q
 		}
-		c := &robustCell{rs: rs, sums: newCoordSums(sd), cv: newLinScorer(sd.b, len(rs.st.ridges), q), ktWidth: -1}
+		c := &robustCell{rs: rs, psi: make([]float64, sd.b*sd.maxBlock()), g: make([]float64, sd.b*sd.b),
+			h: make([]float64, sd.b), cv: newLinScorer(sd.b, len(rs.st.ridges), q), one: newCoordSums(sd, true), ktWidth: -1}
 		if rs.lf != nil {
-			k := sd.part.folds()
-			c.lin = &linSums{q: q, cf: make([][]float64, k), lf: rs.lf.lf, rf: make([][]float64, k),
-				cTot: make([]float64, sd.b*q), lTot: rs.lf.lTot, rTot: make([]float64, q)}
-			for f := 0; f < k; f++ {
-				c.lin.cf[f], c.lin.rf[f] = make([]float64, sd.b*q), make([]float64, q)
-			}
+			c.oneLin = rs.newLinSums()
 		}
 		rs.cells[w] = c
 	}
 	return rs.cells[w]
 }
 
-// fill sets the basis and all sums of coordinate j for the kernel matrix kt.
-func (c *robustCell) fill(kt []float64, j int, sigma float64) {
-	c.sums.fill(c.rs.sd, kt, j, c.rs.curv(j, sigma))
-	if c.lin != nil {
-		c.linearSums(j)
+// addTo adds the rows of the block to the sums s and ls (nil without the
+// linear part) of coordinate j at width sigma.
+func (c *robustCell) addTo(s *coordSums, ls *linSums, kt []float64, ldk int, blk block, j int, sigma float64) {
+	s.add(c.rs.sd, c.psi, kt, ldk, blk, j, c.rs.curv(j, sigma), true)
+	if ls != nil {
+		c.linearSums(ls, blk, j)
 	}
 }
 
-func (c *robustCell) score(kt []float64, j int, sigma float64, row []float64) {
-	c.fill(kt, j, sigma)
-	s, part, ridges := c.sums, c.rs.sd.part, c.rs.st.ridges
-	if c.lin == nil {
-		c.cv.cvScorer.scores(part, s.gf, s.hf, s.g, s.h, ridges, row)
+func (c *robustCell) add(kt []float64, ldk int, blk block, j, w int, sigma float64) {
+	var ls *linSums
+	if c.rs.lins != nil {
+		ls = c.rs.lins[j]
+	}
+	c.addTo(c.rs.sums[j], ls, kt, ldk, blk, j, sigma)
+}
+
+// scoreSums sets out to the held-out scores of the sums s and ls at the
+// given ridges, leaving their totals in c.g, c.h and ls.
+func (c *robustCell) scoreSums(s *coordSums, ls *linSums, out []float64) {
+	s.totals(c.g, c.h, true)
+	part, ridges := c.rs.sd.part, c.rs.st.ridges
+	c.lin = ls
+	if ls == nil {
+		c.cv.cvScorer.scores(part, s.gf, s.hf, c.g, c.h, ridges, out, nil, nil)
 		return
 	}
-	c.cv.scores(part, s.gf, s.hf, s.g, s.h, c.lin, ridges, row)
+	ls.totals()
+	c.cv.scores(part, s.gf, s.hf, c.g, c.h, ls, ridges, out)
+}
+
+func (c *robustCell) score(j, w int, sigma float64, row []float64) {
+	var ls *linSums
+	if c.rs.lins != nil {
+		ls = c.rs.lins[j]
+	}
+	c.scoreSums(c.rs.sums[j], ls, row)
+	c.rs.sums[j].reset()
+	if ls != nil {
+		ls.resetFolds()
+	}
 }
 
 func (c *robustCell) keep(j int) {
 	rs := c.rs
-	copy(rs.best.g[j], c.sums.g)
-	copy(rs.best.h[j], c.sums.h)
+	copy(rs.best.g[j], c.g)
+	copy(rs.best.h[j], c.h)
 	if c.lin != nil {
 		copy(rs.bestC[j], c.lin.cTot)
 		copy(rs.bestR[j], c.lin.rTot)
 	}
 }
 
-// linearSums sets the per-fold sums of ψℓᵀ and of the linear part's
-// target term r_ℓ = ∂_jℓ + ℓ·a for coordinate j (ψ in c.sums.psi).
-func (c *robustCell) linearSums(j int) {
-	sd, lf, lin := c.rs.sd, c.rs.lf, c.lin
-	n, b, q, part := sd.n, sd.b, lin.q, sd.part
-	var aj []float64
+// linearSums adds the block's sums of ψℓᵀ and of the linear part's target
+// term r_ℓ = ∂_jℓ + ℓ·a for coordinate j (ψ in c.psi) to ls.
+func (c *robustCell) linearSums(ls *linSums, blk block, j int) {
+	sd, lf := c.rs.sd, c.rs.lf
+	n, b, q := sd.n, sd.b, ls.q
+	lo, m := blk.lo, blk.rows()
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+		blas64.General{Rows: b, Cols: m, Stride: m, Data: c.psi},
+		blas64.General{Rows: m, Cols: q, Stride: q, Data: lf.rows[lo*q:]},
+		1, blas64.General{Rows: b, Cols: q, Stride: q, Data: ls.cf[blk.fold]})
+	rf := ls.rf[blk.fold]
+	rf[j] += float64(m) // Σ ∂_j x_j
 	if sd.aT != nil {
-		aj = sd.aT[j*n : (j+1)*n]
-	}
-	clear(lin.cTot)
-	clear(lin.rTot)
-	for f := 0; f < part.folds(); f++ {
-		lo, m := part.bounds[f], part.size(f)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: b, Cols: m, Stride: n, Data: c.sums.psi[lo:]},
-			blas64.General{Rows: m, Cols: q, Stride: q, Data: lf.rows[lo*q:]},
-			0, blas64.General{Rows: b, Cols: q, Stride: q, Data: lin.cf[f]})
-		rf := lin.rf[f]
-		clear(rf)
-		rf[j] = float64(m) // Σ ∂_j x_j
-		if aj != nil {
-			for p := lo; p < lo+m; p++ {
-				for col := 0; col < q; col++ {
-					rf[col] += lf.rows[p*q+col] * aj[p]
-				}
+		aj := sd.aT[j*n : (j+1)*n]
+		for p := lo; p < blk.hi; p++ {
+			for col := 0; col < q; col++ {
+				rf[col] += lf.rows[p*q+col] * aj[p]
 			}
-		}
-		for i, v := range lin.cf[f] {
-			lin.cTot[i] += v
-		}
-		for i, v := range rf {
-			lin.rTot[i] += v
 		}
 	}
 }

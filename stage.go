@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -30,6 +31,10 @@ type stage struct {
 	centers        *mat.Dense // b×d
 	widths, ridges []float64
 	part           partition
+	// keep, if not nil, receives the stage's fold Gram matrices and
+	// reductions; reuse, if not nil, holds those of an earlier stage on
+	// the same points, centers and partition (see foldStore).
+	keep, reuse *foldStore
 }
 
 // fitStage runs the stage in four steps: the data in fold order
@@ -39,20 +44,21 @@ type stage struct {
 // depend on the number of workers.
 func fitStage(ctx context.Context, st stage, p *plan) (*derivModel, StageCV, error) {
 	p.progress.begin(st.name)
-	sd := newStageData(st.x, st.a, st.centers, st.part)
-	if err := sd.distances(ctx, p.workers, st.x, st.centers); err != nil {
+	sd, err := newStageData(ctx, p.workers, st.x, st.a, st.centers, st.x, st.centers, st.part, false)
+	if err != nil {
 		return nil, StageCV{}, err
 	}
-	best := newBestSums(sd.b, sd.d)
-	cells := make([]*kernelCell, max(1, p.workers))
-	cellOf := func(w int) cell {
-		if cells[w] == nil {
-			cells[w] = &kernelCell{sd: sd, sums: newCoordSums(sd), cv: newCVScorer(sd.b, len(st.ridges)),
-				ridges: st.ridges, best: best}
-		}
-		return cells[w]
+	minRidge := slices.Min(st.ridges)
+	if st.keep != nil {
+		st.keep.begin(sd.b, sd.d, sd.part.folds(), st.widths, minRidge)
 	}
-	choices, err := sweep(ctx, p, sd, st.widths, len(st.ridges), kernelT, cellOf)
+	ks := &kernelStage{sd: sd, ridges: st.ridges, best: newBestSums(sd.b, sd.d), keepIn: st.keep,
+		reuse: st.reuse, from: st.reuse.lookup(st.widths, minRidge), cells: make([]*kernelCell, max(1, p.workers))}
+	ks.sums = make([]*coordSums, sd.d)
+	for j := range ks.sums {
+		ks.sums[j] = newCoordSums(sd, ks.needsGram(j))
+	}
+	choices, err := sweep(ctx, p, sd, st.widths, len(st.ridges), kernelT, ks.cellOf)
 	if err != nil {
 		return nil, StageCV{}, err
 	}
@@ -60,89 +66,96 @@ func fitStage(ctx context.Context, st stage, p *plan) (*derivModel, StageCV, err
 	if err != nil {
 		return nil, StageCV{}, err
 	}
-	theta, err := refitStage(ctx, p.workers, st.name, sd, best, choices, st.ridges)
+	theta, err := refitStage(ctx, p.workers, st.name, sd, ks.best, choices, st.ridges)
 	if err != nil {
 		return nil, StageCV{}, err
 	}
 	return newDerivModel(st.centers, theta, chosen), cv, nil
 }
 
-// stageData is the data of a stage in fold order: position p holds row
-// order[p] of the data, so that every fold is a contiguous range.
-type stageData struct {
-	n, b, d int
-	part    partition
-	xT, aT  []float64  // d×n: coordinate j at position p is xT[j·n+p]; aT nil for a = 0
-	cT      *mat.Dense // d×b: the centers, transposed
-	d2      []float64  // b×n squared distances between centers and points
-}
-
-// newStageData lays out x (n×d) and a (n×d, or nil) in fold order.
-func newStageData(x, a, centers *mat.Dense, part partition) *stageData {
-	n, d := x.Dims()
-	b, _ := centers.Dims()
-	sd := &stageData{n: n, b: b, d: d, part: part, xT: make([]float64, d*n), cT: mat.DenseCopyOf(centers.T())}
-	if a != nil {
-		sd.aT = make([]float64, d*n)
-	}
-	for p, i := range part.order {
-		for j := 0; j < d; j++ {
-			sd.xT[j*n+p] = x.At(i, j)
-			if a != nil {
-				sd.aT[j*n+p] = a.At(i, j)
-			}
-		}
-	}
-	return sd
-}
-
-// distances sets sd.d2 to the squared distances between the rows of
-// centers and of x, taken in fold order.
-func (sd *stageData) distances(ctx context.Context, workers int, x, centers *mat.Dense) error {
-	var err error
-	sd.d2, err = sqDistT(ctx, workers, x, centers, sd.part.order)
-	return err
-}
-
-// coordSums is the basis of one coordinate at one width and its per-fold
-// sums: one goroutine's workspace.
+// coordSums are one coordinate's per-fold sums at one width: Σψψᵀ (lower
+// triangle, b×b; nil if not needed) and Σr (b), added up block by block.
 type coordSums struct {
-	psi    []float64   // b×n basis values ψ_kj, in fold order
-	gf, hf [][]float64 // per fold: Σψψᵀ (lower triangle, b×b) and Σr (b)
-	g, h   []float64   // their totals over the folds
+	gf, hf [][]float64
 }
 
-func newCoordSums(sd *stageData) *coordSums {
+func newCoordSums(sd *stageData, gram bool) *coordSums {
 	b, k := sd.b, sd.part.folds()
-	c := &coordSums{psi: make([]float64, b*sd.n), gf: make([][]float64, k), hf: make([][]float64, k),
-		g: make([]float64, b*b), h: make([]float64, b)}
-	for f := range c.gf {
-		c.gf[f], c.hf[f] = make([]float64, b*b), make([]float64, b)
+	c := &coordSums{hf: make([][]float64, k)}
+	if gram {
+		c.gf = make([][]float64, k)
+	}
+	for f := range c.hf {
+		c.hf[f] = make([]float64, b)
+		if gram {
+			c.gf[f] = make([]float64, b*b)
+		}
 	}
 	return c
 }
 
-// fill sets the basis of coordinate j for the kernel matrix kt (see
-// fillBasis for curv) and its per-fold and total sums.
-func (c *coordSums) fill(sd *stageData, kt []float64, j int, curv float64) {
-	n, b, part := sd.n, sd.b, sd.part
+// add adds the rows of the block to the sums of coordinate j, with the
+// kernel values kt (kt[k·ldk+p] for the block's p-th row) and curv as in
+// fillBasis; psi (b×rows) is workspace. The Gram matrix is summed only if
+// gram is set.
+func (c *coordSums) add(sd *stageData, psi, kt []float64, ldk int, blk block, j int, curv float64, gram bool) {
+	n, b, m := sd.n, sd.b, blk.rows()
 	var aj []float64
 	if sd.aT != nil {
-		aj = sd.aT[j*n : (j+1)*n]
+		aj = sd.aT[j*n+blk.lo : j*n+blk.hi]
 	}
-	fillBasis(c.psi, c.hf, kt, sd.cT.RawRowView(j), sd.xT[j*n:(j+1)*n], aj, curv, part.bounds)
-	clear(c.g)
-	clear(c.h)
-	for f := 0; f < part.folds(); f++ {
-		blas64.Syrk(blas.NoTrans, 1,
-			blas64.General{Rows: b, Cols: part.size(f), Stride: n, Data: c.psi[part.bounds[f]:]},
-			0, blas64.Symmetric{N: b, Stride: b, Uplo: blas.Lower, Data: c.gf[f]})
+	if gram {
+		psi = psi[:b*m]
+	} else {
+		psi = nil
+	}
+	fillBasis(psi, c.hf[blk.fold], kt, ldk, sd.cT.RawRowView(j), sd.xT[j*n+blk.lo:j*n+blk.hi], aj, curv)
+	if psi != nil {
+		addGram(c.gf[blk.fold], psi, b, m)
+	}
+}
+
+// addGram adds the lower triangle of ψψᵀ to g (b×b) for the b×m matrix
+// psi: row i by one Dgemv of rows 0…i, which gonum runs about twice as
+// fast as Dsyrk (four rows at a time). The build tag netlib replaces it
+// (blas_netlib.go).
+var addGram = func(g, psi []float64, b, m int) {
+	for i := 0; i < b; i++ {
+		blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: i + 1, Cols: m, Stride: m, Data: psi},
+			blas64.Vector{N: m, Inc: 1, Data: psi[i*m:]}, 1, blas64.Vector{N: i + 1, Inc: 1, Data: g[i*b:]})
+	}
+}
+
+// totals sets h, and g (lower triangle) if gram is set, to the sums over
+// the folds.
+func (c *coordSums) totals(g, h []float64, gram bool) {
+	clear(h)
+	for _, hf := range c.hf {
+		for i, v := range hf {
+			h[i] += v
+		}
+	}
+	if !gram {
+		return
+	}
+	b := len(h)
+	clear(g)
+	for _, gf := range c.gf {
 		for i := 0; i < b; i++ {
-			gi, fi := c.g[i*b:i*b+i+1], c.gf[f][i*b:i*b+i+1]
+			gi, fi := g[i*b:i*b+i+1], gf[i*b:i*b+i+1]
 			for col, v := range fi {
 				gi[col] += v
 			}
-			c.h[i] += c.hf[f][i]
+		}
+	}
+}
+
+// reset clears the sums for the next width.
+func (c *coordSums) reset() {
+	for f := range c.hf {
+		clear(c.hf[f])
+		if c.gf != nil {
+			clear(c.gf[f])
 		}
 	}
 }
@@ -163,30 +176,84 @@ func newBestSums(b, d int) *bestSums {
 
 // cell scores the (width, coordinate) cells of a stage on one goroutine.
 type cell interface {
+	// add adds the rows of a block to coordinate j's sums at width index
+	// w (width sigma), given the block's kernel values kt[k·ldk+p].
+	add(kt []float64, ldk int, blk block, j, w int, sigma float64)
 	// score sets row[l] to the mean held-out score of ridge l for
-	// coordinate j, given the kernel matrix kt at width sigma.
-	score(kt []float64, j int, sigma float64, row []float64)
+	// coordinate j from its sums at width index w, and clears the sums.
+	score(j, w int, sigma float64, row []float64)
 	// keep records the sums of the last score as coordinate j's best.
 	keep(j int)
 }
 
-// kernelCell is the cell of the paper's least-squares stages.
-type kernelCell struct {
+// kernelStage is the state of one of the paper's least-squares stages
+// shared by its workers.
+type kernelStage struct {
 	sd     *stageData
-	sums   *coordSums
-	cv     *cvScorer
 	ridges []float64
+	sums   []*coordSums // per coordinate
 	best   *bestSums
+	keepIn *foldStore // receives the reductions (nil: none)
+	reuse  *foldStore // serves them (nil: none)
+	from   []int      // reuse's width index of every width (−1: none)
+	cells  []*kernelCell
 }
 
-func (c *kernelCell) score(kt []float64, j int, sigma float64, row []float64) {
-	c.sums.fill(c.sd, kt, j, 1/(sigma*sigma))
-	c.cv.scores(c.sd.part, c.sums.gf, c.sums.hf, c.sums.g, c.sums.h, c.ridges, row)
+// reused returns the stored reductions of coordinate j at width index w,
+// or nil.
+func (ks *kernelStage) reused(w, j int) []foldEntry {
+	if ks.reuse == nil {
+		return nil
+	}
+	return ks.reuse.kept(ks.from[w], j)
+}
+
+// needsGram reports whether coordinate j forms a Gram matrix at some width.
+func (ks *kernelStage) needsGram(j int) bool {
+	if ks.reuse == nil || j >= ks.reuse.coords {
+		return true
+	}
+	return slices.Contains(ks.from, -1)
+}
+
+func (ks *kernelStage) cellOf(w int) cell {
+	if ks.cells[w] == nil {
+		sd := ks.sd
+		ks.cells[w] = &kernelCell{ks: ks, cv: newCVScorer(sd.b, len(ks.ridges)), psi: make([]float64, sd.b*sd.maxBlock()),
+			g: make([]float64, sd.b*sd.b), h: make([]float64, sd.b)}
+	}
+	return ks.cells[w]
+}
+
+// kernelCell is one worker's workspace of a kernelStage.
+type kernelCell struct {
+	ks   *kernelStage
+	cv   *cvScorer
+	psi  []float64   // b×rows basis values of a block
+	g, h []float64   // the totals of the last scored coordinate
+	used []foldEntry // the reductions it reused, if any
+}
+
+func (c *kernelCell) add(kt []float64, ldk int, blk block, j, w int, sigma float64) {
+	c.ks.sums[j].add(c.ks.sd, c.psi, kt, ldk, blk, j, 1/(sigma*sigma), c.ks.reused(w, j) == nil)
+}
+
+func (c *kernelCell) score(j, w int, sigma float64, row []float64) {
+	ks := c.ks
+	s := ks.sums[j]
+	c.used = ks.reused(w, j)
+	s.totals(c.g, c.h, c.used == nil)
+	c.cv.scores(ks.sd.part, s.gf, s.hf, c.g, c.h, ks.ridges, row, ks.keepIn.cell(w, j), c.used)
+	s.reset()
 }
 
 func (c *kernelCell) keep(j int) {
-	copy(c.best.g[j], c.sums.g)
-	copy(c.best.h[j], c.sums.h)
+	if c.used != nil {
+		clear(c.g)
+		addLower(c.g, c.used)
+	}
+	copy(c.ks.best.g[j], c.g)
+	copy(c.ks.best.h[j], c.h)
 }
 
 // choice is the cross-validation outcome of one coordinate.
@@ -200,12 +267,13 @@ type choice struct {
 // squared distances d2.
 type kernelFunc func(ctx context.Context, workers int, kt, d2 []float64, b int, sigma float64) error
 
-// sweep cross-validates every (width, ridge) pair of every coordinate: for
-// each width it forms the b×n kernel matrix once and then, in parallel over
-// the d coordinates, scores every ridge with the cell of the worker
-// (cellOf(w) returns worker w's cell). The pair with the lowest mean score
-// wins; ties go to the smaller width index, then to the smaller ridge
-// index. Progress counts (width, coordinate) cells.
+// sweep cross-validates every (width, ridge) pair of every coordinate:
+// for each width and each pass of rows it forms the pass's kernel values
+// once, and adds them, in parallel over the d coordinates, to every
+// coordinate's sums with the cell of the worker (cellOf(w) returns worker
+// w's cell), which after the last pass scores every ridge. The pair with
+// the lowest mean score wins; ties go to the smaller width index, then to
+// the smaller ridge index. Progress counts (width, coordinate) cells.
 func sweep(ctx context.Context, p *plan, sd *stageData, widths []float64, L int, kernel kernelFunc, cellOf func(w int) cell) ([]choice, error) {
 	W, d := len(widths), sd.d
 	choices := make([]choice, d)
@@ -218,35 +286,56 @@ func sweep(ctx context.Context, p *plan, sd *stageData, widths []float64, L int,
 		done++
 		p.progress.report(done, total)
 	}
-	kt := make([]float64, sd.b*sd.n)
+	bs := newBlockScratch(sd)
 	for w, sigma := range widths {
-		if err := kernel(ctx, p.workers, kt, sd.d2, sd.b, sigma); err != nil {
-			return nil, err
-		}
-		err := parallelFor(ctx, p.workers, d, func(wk, j int) error {
-			if rows[wk] == nil {
-				rows[wk] = make([]float64, L)
+		for i, ps := range sd.passes {
+			kt, err := bs.kernel(ctx, p.workers, sd, kernel, ps, sigma)
+			if err != nil {
+				return nil, err
 			}
-			c, row := cellOf(wk), rows[wk]
-			c.score(kt, j, sigma, row)
-			ch := &choices[j]
-			copy(ch.scores[w*L:(w+1)*L], row)
-			improved := false
-			for l, v := range row {
-				if v < ch.best {
-					ch.best, ch.w, ch.l, improved = v, w, l, true
+			last, span := i == len(sd.passes)-1, passSpan(ps)
+			var doneFn func()
+			if last {
+				doneFn = report
+			}
+			err = parallelFor(ctx, p.workers, d, func(wk, j int) error {
+				c := cellOf(wk)
+				for _, blk := range ps {
+					c.add(kt[blk.lo-ps[0].lo:], span, blk, j, w, sigma)
 				}
+				if !last {
+					return nil
+				}
+				if rows[wk] == nil {
+					rows[wk] = make([]float64, L)
+				}
+				row := rows[wk]
+				c.score(j, w, sigma, row)
+				choices[j].update(w, row, func() { c.keep(j) })
+				return nil
+			}, doneFn)
+			if err != nil {
+				return nil, err
 			}
-			if improved {
-				c.keep(j)
-			}
-			return nil
-		}, report)
-		if err != nil {
-			return nil, err
 		}
 	}
 	return choices, nil
+}
+
+// update records the scores of width index w and, if one of them beats
+// the best so far, makes it the choice and calls keep.
+func (ch *choice) update(w int, row []float64, keep func()) {
+	L := len(row)
+	copy(ch.scores[w*L:(w+1)*L], row)
+	improved := false
+	for l, v := range row {
+		if v < ch.best {
+			ch.best, ch.w, ch.l, improved = v, w, l, true
+		}
+	}
+	if improved {
+		keep()
+	}
 }
 
 // stageReport returns the StageCV of the choices and every coordinate's

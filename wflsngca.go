@@ -28,7 +28,7 @@ import (
 //     (1/n)Σᵢ[v_j(xᵢ)² + 2∂_j v_j(xᵢ) + 2v_j(xᵢ)aᵢⱼ] + γ_j‖α_j‖², so
 //     α_j = −(S_j + γ_jI)⁻¹t_j with S_j = (1/n)Σᵢφφᵀ and
 //     t_j = (1/n)Σᵢ[∂_jφ(xᵢ) + φ(xᵢ)aᵢⱼ]; (t_j, γ_j) are chosen from
-//     VWidths × VRidges by cross-validation on a new random partition
+//     VWidths × VRidges by cross-validation on the folds of stage 1
 //     (stage 1 is not refitted inside the stage-2 folds).
 //
 // Where the authors' code and the paper differ, this follows the code
@@ -67,7 +67,16 @@ type WFLSNGCA struct {
 	VWidths, VRidges []float64
 	// Folds is the number of cross-validation folds; 0 means 5.
 	Folds int
-	// Src is the source of randomness (centers and the two partitions).
+	// NewPartition, if true, draws a new random partition of the rows for
+	// the cross-validation of stage 2, as the authors' code does. By
+	// default stage 2 uses the folds of stage 1 (the paper asks for
+	// neither): its fold Gram matrices and their tridiagonal reductions
+	// are then those of stage 1 wherever the grids agree, and are reused,
+	// so that stage 2 only forms its new targets and solves. The two
+	// choices give the same accuracy (docs/speed.md), not the same
+	// results.
+	NewPartition bool
+	// Src is the source of randomness (centers and the partitions).
 	// Fit draws from it on the calling goroutine, so fitting twice
 	// continues the stream; a Source must not be shared by concurrent fits.
 	// nil means a new rand.NewPCG(0, 0) for every fit.
@@ -94,7 +103,7 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if pr.n <= pr.d {
 		return nil, fmt.Errorf("%w: %d rows for %d columns; WF-LSNGCA needs more rows than columns", ErrSamples, pr.n, pr.d)
 	}
-	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil))
+	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.NewPartition)
 	sw.lap("prepare")
 	fit := func(ctx context.Context, st stage) (rowModel, StageCV, error) { return fitStage(ctx, st, &pr.plan) }
 	v, cv, err := twoStages(ctx, pr, s1, s2, fit, fit, sw)
@@ -117,12 +126,20 @@ func (w *WFLSNGCA) config() config {
 }
 
 // wfStages returns the two stages of Algorithm 1 on the standardised data
-// with the given centers, drawing a new partition for each from pr.rng.
-func (pr *prepared) wfStages(centers *mat.Dense) (s1, s2 stage) {
+// with the given centers. It draws stage 1's partition from pr.rng, and
+// stage 2's too if newPart is set; otherwise stage 2 uses stage 1's, and
+// with it the fold Gram matrices and reductions that stage 1 keeps for it
+// (fitStage; the robust variant's stages differ and keep none).
+func (pr *prepared) wfStages(centers *mat.Dense, newPart bool) (s1, s2 stage) {
 	s1 = stage{name: "lsldg", x: pr.z, centers: centers, widths: pr.widths, ridges: pr.ridges,
 		part: newPartition(pr.rng, pr.n, pr.folds)}
-	s2 = stage{name: "v", x: pr.z, centers: centers, widths: pr.vWidths, ridges: pr.vRidges,
-		part: newPartition(pr.rng, pr.n, pr.folds)}
+	s2 = stage{name: "v", x: pr.z, centers: centers, widths: pr.vWidths, ridges: pr.vRidges, part: s1.part}
+	if newPart {
+		s2.part = newPartition(pr.rng, pr.n, pr.folds)
+	} else {
+		s1.keep = &foldStore{}
+		s2.reuse = s1.keep
+	}
 	return s1, s2
 }
 

@@ -1,0 +1,113 @@
+package ngca
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestBlocksCoverFolds(t *testing.T) {
+	p := newPartition(rand.New(rand.NewPCG(1, 1)), 1003, 5)
+	for _, rows := range []int{1, 7, 200, 201, 5000} {
+		next := 0
+		for _, blk := range p.blocks(rows) {
+			if blk.lo != next || blk.rows() < 1 || blk.rows() > rows ||
+				blk.lo < p.bounds[blk.fold] || blk.hi > p.bounds[blk.fold+1] {
+				t.Fatalf("rows %d: bad block %+v after position %d", rows, blk, next)
+			}
+			next = blk.hi
+		}
+		if next != 1003 {
+			t.Fatalf("rows %d: blocks end at %d", rows, next)
+		}
+	}
+}
+
+// wfVectors returns v̂(xᵢ) of a WF-LSNGCA fit with the shared partition,
+// with or without stage 2 reusing stage 1's reductions.
+func wfVectors(t *testing.T, x *mat.Dense, reuse bool) *mat.Dense {
+	t.Helper()
+	est := &WFLSNGCA{Dim: 2, NumCenters: 30, Src: rand.NewPCG(4, 4)}
+	pr, err := prepare(context.Background(), x, est.config(), est.Dim, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), false)
+	if !reuse {
+		s1.keep, s2.reuse = nil, nil
+	}
+	fit := func(ctx context.Context, st stage) (rowModel, StageCV, error) { return fitStage(ctx, st, &pr.plan) }
+	v, _, err := twoStages(context.Background(), pr, s1, s2, fit, fit, newStopwatch())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func sampleA(t *testing.T, n, d int, seed uint64) *mat.Dense {
+	t.Helper()
+	x, _, err := Artificial{N: n, D: d, R: 0.5}.Sample(rand.NewPCG(seed, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// TestStageReuse checks that stage 2 reusing stage 1's fold Gram matrices
+// and reductions gives bit for bit the results of forming them again, for
+// every coordinate and for only some (a store budget that holds two).
+func TestStageReuse(t *testing.T) {
+	x := sampleA(t, 400, 5, 1)
+	want := wfVectors(t, x, false)
+	if got := wfVectors(t, x, true); !mat.Equal(got, want) {
+		t.Error("stage 2 with reuse differs from stage 2 without")
+	}
+	defer func(v int) { storeBudget = v }(storeBudget)
+	storeBudget = 2 * 10 * 5 * (30*30 + 3*30) * 8
+	if got := wfVectors(t, x, true); !mat.Equal(got, want) {
+		t.Error("stage 2 with reuse of two coordinates differs from stage 2 without")
+	}
+}
+
+// TestRowBlocks checks that summing over small blocks of rows gives the
+// results of one block per fold up to rounding, for WF-LSNGCA and for the
+// robust variant's axes estimate (whose null test adds blocks of a kernel
+// matrix of all rows).
+func TestRowBlocks(t *testing.T) {
+	x := sampleA(t, 1500, 4, 2)
+	for _, est := range []func() Estimator{
+		func() Estimator { return &WFLSNGCA{Dim: 2, NumCenters: 40, Src: rand.NewPCG(5, 5)} },
+		func() Estimator {
+			return &RobustWFLSNGCA{Dim: 2, NumCenters: 40, Src: rand.NewPCG(5, 5), Path: RobustAxes, NullZ: -1}
+		},
+	} {
+		fit := func() *Result {
+			res, err := est().Fit(context.Background(), x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		want := fit()
+		defer func(v int) { blockRows = v }(blockRows)
+		blockRows = 37
+		got := fit()
+		blockRows = 4096
+		var dev float64
+		for i, e := range want.Eigenvalues {
+			dev = math.Max(dev, math.Abs(got.Eigenvalues[i]-e)/want.Eigenvalues[0])
+		}
+		for i := 0; i < 4; i++ {
+			for j := 0; j < 2; j++ {
+				dev = math.Max(dev, math.Abs(got.Basis.At(i, j)-want.Basis.At(i, j)))
+			}
+		}
+		t.Logf("%s: largest deviation %.2g", want.Method, dev)
+		if dev > 1e-9 {
+			t.Errorf("%s: blocks of 37 rows change the fit by %.3g", want.Method, dev)
+		}
+	}
+}

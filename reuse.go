@@ -1,0 +1,131 @@
+package ngca
+
+// storeBudget bounds the memory of a foldStore: 256 MiB, the reductions of
+// 64 coordinates at the default b = 100, 10 widths and 5 folds. The
+// coordinates beyond it are reduced again by the later stage (with the
+// same results). It is a variable for the tests.
+var storeBudget = 256 << 20
+
+// foldStore keeps what a least-squares stage computed for every (width,
+// coordinate, fold) cell that a later stage on the same points, centers,
+// partition, kernel and smallest ridge would compute again: the fold's
+// Gram matrix G_f and the tridiagonal reduction Q·T·Qᵀ of its training
+// mean. The later stage then only forms its new targets h and solves. This
+// is stage 2 of WF-LSNGCA on stage 1's partition: the two stages share the
+// basis ψ_j, and differ only in h.
+type foldStore struct {
+	widths   []float64
+	minRidge float64
+	b, k     int
+	coords   int           // coordinates 0, …, coords−1 are kept
+	entries  [][]foldEntry // [w·coords + j][f]
+}
+
+// foldEntry is one fold of one cell: m holds G_f in its lower triangle and
+// the reflectors of Q (transposed) above its superdiagonal; d, e and tau
+// are T's diagonal and subdiagonal and Q's scalar factors.
+type foldEntry struct {
+	m, d, e, tau []float64
+}
+
+// begin prepares the store for a stage with b centers, d coordinates, k
+// folds, the given widths and smallest ridge.
+func (s *foldStore) begin(b, d, k int, widths []float64, minRidge float64) {
+	per := len(widths) * k * (b*b + 3*b) * 8
+	*s = foldStore{widths: widths, minRidge: minRidge, b: b, k: k, coords: min(d, storeBudget/max(per, 1))}
+	s.entries = make([][]foldEntry, len(widths)*s.coords)
+}
+
+// cell returns the entries of width index w and coordinate j to fill,
+// allocating them, or nil if j is beyond the budget.
+func (s *foldStore) cell(w, j int) []foldEntry {
+	if s == nil || j >= s.coords {
+		return nil
+	}
+	i := w*s.coords + j
+	if s.entries[i] == nil {
+		e := make([]foldEntry, s.k)
+		for f := range e {
+			e[f] = foldEntry{m: make([]float64, s.b*s.b), d: make([]float64, s.b),
+				e: make([]float64, max(s.b-1, 0)), tau: make([]float64, max(s.b-1, 0))}
+		}
+		s.entries[i] = e
+	}
+	return s.entries[i]
+}
+
+// lookup returns, for every width of a later stage, the index of the
+// same width in the store, or −1 where the store cannot serve it (no such
+// width, or another smallest ridge, which changes the reduction).
+func (s *foldStore) lookup(widths []float64, minRidge float64) []int {
+	idx := make([]int, len(widths))
+	for w, sigma := range widths {
+		idx[w] = -1
+		if s == nil || s.entries == nil || minRidge != s.minRidge {
+			continue
+		}
+		for v, t := range s.widths {
+			if t == sigma {
+				idx[w] = v
+				break
+			}
+		}
+	}
+	return idx
+}
+
+// kept returns the entries of the store's width index w and coordinate j,
+// or nil if there are none.
+func (s *foldStore) kept(w, j int) []foldEntry {
+	if w < 0 || j >= s.coords {
+		return nil
+	}
+	return s.entries[w*s.coords+j]
+}
+
+// save records a fold: g (lower triangle) is G_f, a and p hold the
+// reduction of its training mean (ridgePath.reduce).
+func (e foldEntry) save(g, a []float64, p *ridgePath) {
+	b := len(e.d)
+	for i := 0; i < b; i++ {
+		copy(e.m[i*b:i*b+i+1], g[i*b:i*b+i+1])
+		for r := i + 2; r < b; r++ {
+			e.m[i*b+r] = a[r*b+i]
+		}
+	}
+	copy(e.d, p.d)
+	copy(e.e, p.e)
+	copy(e.tau, p.tau)
+}
+
+// restore puts the saved reduction into a (lower triangle, as Dsytrd left
+// it) and p, ready for ridgePath.solveReduced.
+func (e foldEntry) restore(a []float64, p *ridgePath) {
+	b := len(e.d)
+	for i := 0; i < b; i++ {
+		a[i*b+i] = e.d[i]
+		if i+1 < b {
+			a[(i+1)*b+i] = e.e[i]
+		}
+		for r := i + 2; r < b; r++ {
+			a[r*b+i] = e.m[i*b+r]
+		}
+	}
+	copy(p.d, e.d)
+	copy(p.e, e.e)
+	copy(p.tau, e.tau)
+}
+
+// addLower adds the lower triangle of every entry's G_f to g (b×b), in
+// fold order.
+func addLower(g []float64, entries []foldEntry) {
+	for _, e := range entries {
+		b := len(e.d)
+		for i := 0; i < b; i++ {
+			gi, fi := g[i*b:i*b+i+1], e.m[i*b:i*b+i+1]
+			for col, v := range fi {
+				gi[col] += v
+			}
+		}
+	}
+}
