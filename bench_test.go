@@ -73,6 +73,20 @@ func BenchmarkWFLSNGCARobust(b *testing.B) {
 	})
 }
 
+func BenchmarkIMAK(b *testing.B) {
+	benchEstimator(b, func(x *mat.Dense) error {
+		_, err := (&ngca.IMAK{Dim: 2}).Fit(context.Background(), x)
+		return err
+	})
+}
+
+func BenchmarkSNGCA(b *testing.B) {
+	benchEstimator(b, func(x *mat.Dense) error {
+		_, err := (&ngca.SNGCA{Dim: 2}).Fit(context.Background(), x)
+		return err
+	})
+}
+
 // BenchmarkScale fits WF-LSNGCA and LSNGCA with the default settings to
 // data (a) at r = 0 with d = 10 and n = 10⁵ or, unless -short, 10⁶ rows
 // (docs/speed.md gives the command that also measures the peak memory).

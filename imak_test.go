@@ -280,10 +280,3 @@ func TestIMAKStudy(t *testing.T) {
 		}
 	}
 }
-
-func BenchmarkIMAK(b *testing.B) {
-	benchEstimator(b, func(x *mat.Dense) error {
-		_, err := (&ngca.IMAK{Dim: 2}).Fit(context.Background(), x)
-		return err
-	})
-}

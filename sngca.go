@@ -121,12 +121,14 @@ type SNGCA struct {
 	Families []Family
 	// Functions is the number L of test functions of every pass that uses
 	// the closed form (all passes but the last, and the last for
-	// SNGCAResidual), more than d + 1 + Dim; 0 means 1000.
+	// SNGCAResidual), more than d + 1 + Dim; 0 means
+	// max(1000, 2(d + 1 + Dim)).
 	Functions int
 	// FinalFunctions is the number of test functions of the last pass for
-	// SNGCASDP and SNGCAConvex, more than d + 1 + Dim; 0 means 80 for
-	// SNGCASDP (the solver works on L×L matrices) and 400 for
-	// SNGCAConvex.
+	// SNGCASDP and SNGCAConvex, more than d + 1 + Dim; 0 means
+	// max(80, d + Dim + 68) for SNGCASDP (80 at d = 10, Dim = 2; the solver
+	// works on matrices of the size L − d − 1, so its cost grows with it)
+	// and max(400, 2(d + 1 + Dim)) for SNGCAConvex.
 	FinalFunctions int
 	// Passes is the number of passes of structural adaptation, at least 1;
 	// 0 means 4.
@@ -208,10 +210,18 @@ func (s *SNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rep.FinalFunctions == 0 {
-		rep.FinalFunctions = [...]int{defaultSNGCAFnSDP, defaultSNGCAFnConvex, rep.Functions}[rep.Projection]
+	need := pr.d + 1 + s.Dim // the constraints (d + 1) and the subspace
+	if rep.Functions == 0 {
+		rep.Functions = max(defaultSNGCAFunctions, 2*need)
 	}
-	if need := pr.d + 1 + s.Dim; min(rep.Functions, rep.FinalFunctions) <= need {
+	if rep.FinalFunctions == 0 {
+		// The defaults were chosen at d = 10, Dim = 2 (need = 13); beyond, the
+		// SDP keeps the same room, L − need = 67, in which to combine the
+		// functions under the constraints.
+		rep.FinalFunctions = [...]int{max(defaultSNGCAFnSDP, need+defaultSNGCAFnSDP-13),
+			max(defaultSNGCAFnConvex, 2*need), rep.Functions}[rep.Projection]
+	}
+	if min(rep.Functions, rep.FinalFunctions) <= need {
 		return nil, fmt.Errorf("%w: SNGCA: Functions = %d and FinalFunctions = %d, need more than d + 1 + Dim = %d", ErrParam, rep.Functions, rep.FinalFunctions, need)
 	}
 	wh, err := newWhitening(pr.z)
@@ -337,9 +347,6 @@ func (s *SNGCA) settings() (SNGCAReport, []mippFamily, error) {
 	}
 	if rep.Passes == 0 {
 		rep.Passes = defaultSNGCAPasses
-	}
-	if rep.Functions == 0 {
-		rep.Functions = defaultSNGCAFunctions
 	}
 	if rep.Kappa == 0 {
 		rep.Kappa = defaultSNGCAKappa
