@@ -126,9 +126,9 @@ type SNGCA struct {
 	Functions int
 	// FinalFunctions is the number of test functions of the last pass for
 	// SNGCASDP and SNGCAConvex, more than d + 1 + Dim; 0 means
-	// max(80, d + Dim + 68) for SNGCASDP (80 at d = 10, Dim = 2; the solver
-	// works on matrices of the size L − d − 1, so its cost grows with it)
-	// and max(400, 2(d + 1 + Dim)) for SNGCAConvex.
+	// max(80, d + Dim + 28) for SNGCASDP (80 up to d + Dim = 52; the
+	// solver works on matrices of the size L − d − 1, so its cost grows
+	// with it) and max(400, 2(d + 1 + Dim)) for SNGCAConvex.
 	FinalFunctions int
 	// Passes is the number of passes of structural adaptation, at least 1;
 	// 0 means 4.
@@ -215,10 +215,11 @@ func (s *SNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		rep.Functions = max(defaultSNGCAFunctions, 2*need)
 	}
 	if rep.FinalFunctions == 0 {
-		// The defaults were chosen at d = 10, Dim = 2 (need = 13); beyond, the
-		// SDP keeps the same room, L − need = 67, in which to combine the
-		// functions under the constraints.
-		rep.FinalFunctions = [...]int{max(defaultSNGCAFnSDP, need+defaultSNGCAFnSDP-13),
+		// 80 was chosen at d = 10, Dim = 2 (need = 13); in higher dimensions
+		// the SDP keeps at least 27 dimensions in which to combine the
+		// functions under the constraints (its room at d = 50, where 80
+		// still serves), and its cost grows with that room.
+		rep.FinalFunctions = [...]int{max(defaultSNGCAFnSDP, need+27),
 			max(defaultSNGCAFnConvex, 2*need), rep.Functions}[rep.Projection]
 	}
 	if min(rep.Functions, rep.FinalFunctions) <= need {
