@@ -3,7 +3,10 @@ package repro
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/ngca-go/ngca/internal/atomicfile"
@@ -28,6 +31,32 @@ func ReadCSV(path string) ([][]string, error) {
 	}
 	defer f.Close()
 	return csv.NewReader(f).ReadAll()
+}
+
+// ReadRows reads the rows of a study's CSV file at path (a header, then
+// one record per row) with parse, for resuming a study: a missing file
+// has no rows, and a record that parse rejects is an error naming the
+// file and line.
+func ReadRows[R any](path string, parse func([]string) (R, error)) ([]R, error) {
+	recs, err := ReadCSV(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rows []R
+	for i, rec := range recs {
+		if i == 0 {
+			continue // the header
+		}
+		r, err := parse(rec)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
 }
 
 // Log is a CSV file that a study appends rows to as its runs finish, so

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,26 @@ func TestLog(t *testing.T) {
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(tmp) > 0 {
 		t.Errorf("temporary files left: %q", tmp)
+	}
+}
+
+func TestReadRows(t *testing.T) {
+	dir := t.TempDir()
+	atoi := func(rec []string) (int, error) { return strconv.Atoi(rec[0]) }
+	if rows, err := ReadRows(filepath.Join(dir, "missing.csv"), atoi); rows != nil || err != nil {
+		t.Errorf("missing file: %v, %v; want no rows and no error", rows, err)
+	}
+	path := filepath.Join(dir, "rows.csv")
+	if err := os.WriteFile(path, []byte("n\n1\n2\nx\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRows(path, atoi); err == nil || !strings.Contains(err.Error(), "rows.csv:4") {
+		t.Errorf("bad record: %v, want an error naming rows.csv:4", err)
+	}
+	if err := os.WriteFile(path, []byte("n\n1\n2\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := ReadRows(path, atoi); err != nil || len(rows) != 2 || rows[1] != 2 {
+		t.Errorf("rows %v, %v; want [1 2]", rows, err)
 	}
 }

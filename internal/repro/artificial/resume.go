@@ -3,7 +3,6 @@ package artificial
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -23,11 +22,7 @@ type fitKey struct {
 // them with the set of fits they hold. A missing file is an empty study;
 // a row that does not parse is an error naming its line.
 func (c *Config) resumed() ([]Row, map[fitKey]bool, error) {
-	path := filepath.Join(c.Out, "errors.csv")
-	recs, err := repro.ReadCSV(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, map[fitKey]bool{}, nil
-	}
+	rows, err := repro.ReadRows(filepath.Join(c.Out, "errors.csv"), parseRow)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -40,14 +35,7 @@ func (c *Config) resumed() ([]Row, map[fitKey]bool, error) {
 	}
 	var kept []Row
 	done := map[fitKey]bool{}
-	for i, rec := range recs {
-		if i == 0 {
-			continue // the header
-		}
-		row, err := parseRow(rec)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
-		}
+	for _, row := range rows {
 		k := fitKey{job{row.Dist, row.R, row.Run, row.Rotated}, row.Method}
 		if jobs[k.job] && labels[row.Method] && !done[k] {
 			kept = append(kept, row)

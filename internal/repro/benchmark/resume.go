@@ -3,7 +3,6 @@ package benchmark
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -23,12 +22,7 @@ type runKey struct {
 // the set of (run, method) they hold. A missing file is an empty study; a
 // record that does not parse is an error naming its line.
 func (c *Config) resumed(jobs []job) ([]Record, map[runKey]bool, error) {
-	done := map[runKey]bool{}
-	path := filepath.Join(c.Out, "runs.csv")
-	recs, err := repro.ReadCSV(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, done, nil
-	}
+	recs, err := repro.ReadRows(filepath.Join(c.Out, "runs.csv"), parseRecord)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -39,14 +33,8 @@ func (c *Config) resumed(jobs []job) ([]Record, map[runKey]bool, error) {
 		}
 	}
 	var kept []Record
-	for i, rec := range recs {
-		if i == 0 {
-			continue // the header
-		}
-		r, err := parseRecord(rec)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
-		}
+	done := map[runKey]bool{}
+	for _, r := range recs {
 		k := runKey{r.Dataset, r.D, r.Run, r.Method}
 		if want[k] && !done[k] {
 			kept = append(kept, r)
