@@ -2,6 +2,7 @@ package ngca
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -78,6 +79,12 @@ func (s *dimSearch) replicate(ctx context.Context, smp *nullSampler, k int, seed
 	xs := smp.draw(rng)
 	est := s.tester.make(1, rand.NewPCG(rng.Uint64(), rng.Uint64()), 1, nil)
 	r, err := est.Fit(ctx, xs)
+	var few *fewKeptError
+	if errors.As(err, &few) {
+		// No index function passed MIPP's threshold: the matrix of kept
+		// vectors is empty, and its every eigenvalue, T* too, is zero.
+		return 0, nil
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -260,8 +260,7 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw.lap("mipp")
 	k := len(rows) / pr.d
 	if k < m.Dim {
-		return nil, fmt.Errorf("%w: MIPP: only %d of %d index functions passed the threshold τ = %g, need at least Dim = %d; lower Threshold or check Dim",
-			ErrSingular, k, len(fns), tau, m.Dim)
+		return nil, &fewKeptError{kept: k, total: len(fns), tau: tau, dim: m.Dim}
 	}
 	back := func(b mat.Matrix) *mat.Dense { return pr.scale.unscale(wh.unwhiten(b)) }
 	basis, eig, err := basisFrom(mat.NewDense(k, pr.d, rows), m.Dim, back, "kept vectors β")
@@ -348,3 +347,18 @@ func (m *MIPP) settings() (fams []mippFamily, iters int, tau float64, err error)
 }
 
 func blasVec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }
+
+// fewKeptError reports that fewer index functions passed MIPP's threshold
+// than Dim: the matrix Σββᵀ of the kept vectors has rank kept < Dim, so its
+// eigenvalues from the (kept+1)-th on are zero. It wraps ErrSingular.
+type fewKeptError struct {
+	kept, total, dim int
+	tau              float64
+}
+
+func (e *fewKeptError) Error() string {
+	return fmt.Sprintf("%v: MIPP: only %d of %d index functions passed the threshold τ = %g, need at least Dim = %d; lower Threshold or check Dim",
+		ErrSingular, e.kept, e.total, e.tau, e.dim)
+}
+
+func (e *fewKeptError) Unwrap() error { return ErrSingular }
