@@ -283,6 +283,14 @@ func TestAdversarialExtremeValues(t *testing.T) {
 	path := writeFile(t, dir, "extremes.csv", csvText(ext, nil, "\r\n"))
 	b := fitBasis(t, "-dim", "2", path)
 	checkOrthonormal(t, b)
+	js := filepath.Join(dir, "extremes.json")
+	ngcaRun(t, "", append(append([]string{"fit"}, fast...), "-dim", "2", "-json", "-o", js, path)...).mustSucceed(t)
+	proj := parseMatrix(t, ngcaRun(t, "", "transform", "-basis", js, path).mustSucceed(t).stdout)
+	for _, v := range proj.RawMatrix().Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatalf("extremes: transform wrote %v", v)
+		}
+	}
 	ngcaRun(t, "", "plot", "-o", filepath.Join(dir, "extremes.png"), path).mustSucceed(t)
 }
 

@@ -248,14 +248,12 @@ func TestOutputKilled(t *testing.T) {
 func TestOutputFailed(t *testing.T) {
 	dir := t.TempDir()
 	files := dataFiles(t, dir)
-	basis := filepath.Join(dir, "basis.csv")
 	fitJSON := filepath.Join(dir, "fit.json")
 	proj := filepath.Join(dir, "proj.csv")
 	image := filepath.Join(dir, "plot.png")
-	ngcaRun(t, "", "fit", "-dim", "2", "-o", basis, files["tsv"]).mustSucceed(t)
 	ngcaRun(t, "", "fit", "-dim", "2", "-json", "-o", fitJSON, files["tsv"]).mustSucceed(t)
-	ngcaRun(t, "", "transform", "-basis", basis, "-o", proj, files["tsv"]).mustSucceed(t)
-	ngcaRun(t, "", "plot", "-o", image, files["tsv"]).mustSucceed(t)
+	ngcaRun(t, "", "transform", "-basis", fitJSON, "-o", proj, files["tsv"]).mustSucceed(t)
+	ngcaRun(t, "", "plot", "-basis", fitJSON, "-o", image, files["tsv"]).mustSucceed(t)
 	before := snapshot(t, dir)
 
 	cancelled, cancel := context.WithCancel(context.Background())
@@ -265,11 +263,10 @@ func TestOutputFailed(t *testing.T) {
 		args []string
 	}{
 		{cancelled, []string{"fit", "-dim", "2", "-json", "-o", fitJSON, files["tsv"]}},
-		{cancelled, []string{"fit", "-dim", "2", "-o", basis, files["tsv"]}},
 		{cancelled, []string{"plot", "-o", image, files["tsv"]}},
 		{context.Background(), []string{"fit", "-dim", "2", "-json", "-o", fitJSON, "testdata/ragged.csv"}},
 		{context.Background(), []string{"fit", "-dim", "9", "-json", "-o", fitJSON, files["tsv"]}},
-		{context.Background(), []string{"transform", "-basis", basis, "-o", proj, "testdata/ragged.csv"}},
+		{context.Background(), []string{"transform", "-basis", fitJSON, "-o", proj, "testdata/ragged.csv"}},
 		{context.Background(), []string{"plot", "-o", image, "testdata/nonnumeric.csv"}},
 	} {
 		var out, errb bytes.Buffer
