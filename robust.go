@@ -130,7 +130,7 @@ type RobustWFLSNGCA struct {
 	// serial. Results are bit-identical for any value. The least-squares
 	// stages of the variant run on one goroutine for now (with several
 	// their results depended on scheduling; docs/reliability.md, finding
-	// 11): Workers serves the rest (the MIPP start, the kernel matrices of
+	// 11): Workers serves the rest (the MIPP start, the model evaluations of
 	// the frame refinement).
 	Workers int
 	// Progress, if not nil, is called from the goroutine that called Fit.
