@@ -17,11 +17,6 @@ const (
 	defaultIMAKTol       = 1e-9
 )
 
-// DefaultIMAKSchedule returns the default schedule of IMAK, the weight ε
-// of the current noise estimate in the metric of passes 2, 3, …:
-// 0.5, 0.25, 0.1, 0.05, 0.02, 0.
-func DefaultIMAKSchedule() []float64 { return []float64{0.5, 0.25, 0.1, 0.05, 0.02, 0} }
-
 // IMAK is iterative metric adaptation of radial kernel index functions,
 // after Kawanabe, Sugiyama, Blanchard and Müller (Annals of the Institute
 // of Statistical Mathematics 59, 2007). Of that method only its outline is
@@ -137,6 +132,11 @@ type imakSettings struct {
 	maxPasses int
 	tol       float64
 }
+
+// DefaultIMAKSchedule returns the default schedule of IMAK, the weight ε
+// of the current noise estimate in the metric of passes 2, 3, …:
+// 0.5, 0.25, 0.1, 0.05, 0.02, 0.
+func DefaultIMAKSchedule() []float64 { return []float64{0.5, 0.25, 0.1, 0.05, 0.02, 0} }
 
 func (im *IMAK) settings() (imakSettings, error) {
 	s := imakSettings{symmetric: im.Symmetric, alpha: im.Alpha, schedule: im.Schedule, maxPasses: im.MaxPasses, tol: im.Tol}
