@@ -98,7 +98,7 @@ func (e foldEntry) save(g, a []float64, p *ridgePath) {
 	copy(e.tau, p.tau)
 }
 
-// restore puts the saved reduction into a (lower triangle, as Dsytrd left
+// restore puts the saved reduction into a (lower triangle, as tridiagonalize left
 // it) and p, ready for ridgePath.solveReduced.
 func (e foldEntry) restore(a []float64, p *ridgePath) {
 	b := len(e.d)

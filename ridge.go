@@ -17,8 +17,8 @@ var impl gonum.Implementation
 //	(A + λ_l·I)·θ_l = −r,   l = 1, …, L,
 //
 // with A a symmetric positive semi-definite b×b matrix. It reduces A once to
-// tridiagonal form by Householder similarity transforms, A = Q·T·Qᵀ (LAPACK
-// Dsytrd), computes z = Qᵀr once, and then for every λ solves the tridiagonal
+// tridiagonal form by Householder similarity transforms, A = Q·T·Qᵀ (as LAPACK
+// Dsytrd does; tridiagonalize), computes z = Qᵀr once, and then for every λ solves the tridiagonal
 // positive definite system (T + λI)·y = z in O(b) (Dpttrf, Dpttrs) before
 // mapping back, θ = −Q·y, for all λ together. Reducing A costs about 4b³/3
 // flops; an eigendecomposition would cost several times more and a Cholesky
@@ -29,6 +29,7 @@ type ridgePath struct {
 	b, maxL   int
 	d, e, tau []float64
 	dd, ee    []float64
+	v, q      []float64 // workspace of tridiagonalize
 	work      []float64
 }
 
@@ -37,11 +38,10 @@ func newRidgePath(b, maxL int) *ridgePath {
 	if b > 1 {
 		p.e, p.tau = make([]float64, b-1), make([]float64, b-1)
 		p.dd, p.ee = make([]float64, b), make([]float64, b-1)
+		p.v, p.q = make([]float64, b), make([]float64, b)
 		var q [1]float64
-		impl.Dsytrd(blas.Lower, b, nil, b, p.d, p.e, p.tau, q[:], -1)
-		lw := int(q[0])
 		impl.Dormqr(blas.Left, blas.NoTrans, b-1, maxL, b-1, nil, b, p.tau, nil, maxL, q[:], -1)
-		p.work = make([]float64, max(lw, int(q[0]), 1))
+		p.work = make([]float64, max(int(q[0]), 1))
 	}
 	return p
 }
@@ -57,7 +57,7 @@ func (p *ridgePath) solve(a, r, ridges, theta []float64, ok []bool) {
 
 // reduce reduces A (lower triangle of a) to tridiagonal form: afterwards
 // p.d and p.e hold T's diagonal and subdiagonal, and a's lower triangle
-// and p.tau hold Q as Dsytrd leaves it. minRidge is the smallest λ that
+// and p.tau hold Q as Dsytrd would leave it. minRidge is the smallest λ that
 // will be solved for (see flushTiny).
 func (p *ridgePath) reduce(a []float64, minRidge float64) {
 	b := p.b
@@ -66,7 +66,7 @@ func (p *ridgePath) reduce(a []float64, minRidge float64) {
 		return
 	}
 	flushTiny(a, b, eps*minRidge/float64(b))
-	impl.Dsytrd(blas.Lower, b, a, b, p.d, p.e, p.tau, p.work, len(p.work))
+	tridiagonalize(b, a, p.d, p.e, p.tau, p.v, p.q)
 }
 
 // solveReduced is solve after reduce (or after a reduction restored into
@@ -132,7 +132,7 @@ func (p *ridgePath) solveReduced(a, r, ridges, theta []float64, ok []bool) {
 // forming A + λI, so no solution changes beyond working precision. Gram
 // matrices of narrow kernels have entries spanning hundreds of orders of
 // magnitude; without the flush their products fall into the subnormal
-// range, where Dsytrd runs about four times slower.
+// range, where the reduction runs about four times slower.
 func flushTiny(a []float64, b int, tau float64) {
 	for i := 0; i < b; i++ {
 		row := a[i*b : i*b+i+1]

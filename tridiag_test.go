@@ -1,0 +1,144 @@
+package ngca
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestTridiagonalizeDsytrd checks tridiagonalize against gonum's Dsytrd
+// (uplo = Lower): the same T, τ and reflectors up to rounding, relative to
+// ‖A‖, on dense, singular, diagonal and block-diagonal matrices. The
+// tridiagonal form of a singular matrix is ill-conditioned near its rank
+// (the trailing columns are small and, beyond it, rounding noise), so for
+// it only T's eigenvalues are compared; TestTridiagonalizeSimilar checks
+// its Q.
+func TestTridiagonalizeDsytrd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	blockDiag := func(b int) *mat.SymDense {
+		g := mat.NewSymDense(b, nil)
+		for i := 0; i < b; i++ {
+			for j := 0; j <= i; j++ {
+				if i/7 == j/7 {
+					g.SetSym(i, j, rng.NormFloat64())
+				}
+			}
+			g.SetSym(i, i, g.At(i, i)+20)
+		}
+		return g
+	}
+	diag := func(b int) *mat.SymDense {
+		g := mat.NewSymDense(b, nil)
+		for i := 0; i < b; i++ {
+			g.SetSym(i, i, rng.Float64())
+		}
+		return g
+	}
+	cases := []struct {
+		name string
+		g    *mat.SymDense
+		rank int
+	}{{"b=1", diag(1), 1}, {"b=2", diag(2), 2}, {"b=3 dense", nil, 3}, {"b=100 dense", nil, 100},
+		{"b=100 rank 30", nil, 0}, {"b=100 diagonal", diag(100), 100}, {"b=60 block-diagonal", blockDiag(60), 60}}
+	cases[2].g, _ = randomGram(rng, 3, 3, 1)
+	cases[3].g, _ = randomGram(rng, 100, 100, 1)
+	cases[4].g, _ = randomGram(rng, 100, 30, 1)
+	for _, tc := range cases {
+		b := tc.g.SymmetricDim()
+		norm := mat.Norm(tc.g, 2)
+		want, got := lower(tc.g), lower(tc.g)
+		wd, we, wt := make([]float64, b), make([]float64, b), make([]float64, b)
+		gd, ge, gt := make([]float64, b), make([]float64, b), make([]float64, b)
+		work := make([]float64, 64*b)
+		impl.Dsytrd(blas.Lower, b, want, b, wd, we[:max(b-1, 0)], wt[:max(b-1, 0)], work, len(work))
+		tridiagonalize(b, got, gd, ge, gt, make([]float64, b), make([]float64, b))
+		tol := 1e-13 * norm
+		if tc.rank == 0 {
+			want, got := tridiagEigen(wd, we[:b-1]), tridiagEigen(gd, ge[:b-1])
+			for i := range want {
+				if math.Abs(got[i]-want[i]) > tol {
+					t.Errorf("%s: eigenvalue %d of T %g, Dsytrd's %g", tc.name, i, got[i], want[i])
+				}
+			}
+			continue
+		}
+		for i := 0; i < b; i++ {
+			if math.Abs(gd[i]-wd[i]) > tol || math.Abs(ge[i]-we[i]) > tol {
+				t.Errorf("%s: i=%d d %g/%g e %g/%g", tc.name, i, gd[i], wd[i], ge[i], we[i])
+			}
+			if i >= tc.rank-1 {
+				continue
+			}
+			if math.Abs(gt[i]-wt[i]) > 1e-12 {
+				t.Errorf("%s: τ_%d %g, Dsytrd %g", tc.name, i, gt[i], wt[i])
+			}
+		}
+		for i := 0; i < b; i++ {
+			for j := 0; j+1 < i && j < tc.rank-1; j++ {
+				if math.Abs(got[i*b+j]-want[i*b+j]) > 1e-11 {
+					t.Errorf("%s: reflector entry (%d,%d) %g, Dsytrd %g", tc.name, i, j, got[i*b+j], want[i*b+j])
+				}
+			}
+		}
+	}
+}
+
+// TestTridiagonalizeSimilar checks the defining property directly:
+// Q·T·Qᵀ = A, with Q applied by Dormqr as ridgePath does.
+func TestTridiagonalizeSimilar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct{ b, rank int }{{2, 2}, {5, 5}, {64, 64}, {100, 30}} {
+		b := tc.b
+		g, _ := randomGram(rng, b, tc.rank, 1)
+		a := lower(g)
+		d, e, tau := make([]float64, b), make([]float64, b-1), make([]float64, b-1)
+		tridiagonalize(b, a, d, e, tau, make([]float64, b), make([]float64, b))
+		// M = Q·T·Qᵀ: T first, then Q from the left and Qᵀ from the right
+		// (the transpose of Q applied from the left to (Q·T)ᵀ = T·Qᵀ).
+		m := make([]float64, b*b)
+		for i := 0; i < b; i++ {
+			m[i*b+i] = d[i]
+			if i+1 < b {
+				m[(i+1)*b+i], m[i*b+i+1] = e[i], e[i]
+			}
+		}
+		work := make([]float64, 64*b)
+		apply := func() {
+			impl.Dormqr(blas.Left, blas.NoTrans, b-1, b, b-1, a[b:], b, tau, m[b:], b, work, len(work))
+			mt := mat.NewDense(b, b, m)
+			var tr mat.Dense
+			tr.CloneFrom(mt.T())
+			copy(m, tr.RawMatrix().Data)
+		}
+		apply()
+		apply()
+		for i := 0; i < b; i++ {
+			for j := 0; j < b; j++ {
+				if diff := math.Abs(m[i*b+j] - g.At(i, j)); diff > 1e-12*float64(b) {
+					t.Fatalf("b=%d: (QTQᵀ)[%d,%d] = %g, A = %g", b, i, j, m[i*b+j], g.At(i, j))
+				}
+			}
+		}
+	}
+}
+
+// tridiagEigen returns the eigenvalues, ascending, of the symmetric
+// tridiagonal matrix with diagonal d and subdiagonal e.
+func tridiagEigen(d, e []float64) []float64 {
+	b := len(d)
+	m := mat.NewSymDense(b, nil)
+	for i := range d {
+		m.SetSym(i, i, d[i])
+		if i+1 < b {
+			m.SetSym(i+1, i, e[i])
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(m, false) {
+		panic("tridiagEigen: no convergence")
+	}
+	return eig.Values(nil)
+}
