@@ -127,11 +127,7 @@ type RobustWFLSNGCA struct {
 	// start), as in WFLSNGCA.
 	Src rand.Source
 	// Workers is the number of goroutines; 0 means GOMAXPROCS, 1 means
-	// serial. Results are bit-identical for any value. The least-squares
-	// stages of the variant run on one goroutine for now (with several
-	// their results depended on scheduling; docs/reliability.md, finding
-	// 11): Workers serves the rest (the MIPP start, the model evaluations of
-	// the frame refinement).
+	// serial. Results are bit-identical for any value.
 	Workers int
 	// Progress, if not nil, is called from the goroutine that called Fit.
 	// The stages, in order, are "select", "lsldg" and "v" (the axes

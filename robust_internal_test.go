@@ -74,3 +74,42 @@ func TestKeepAtLeast(t *testing.T) {
 		}
 	}
 }
+
+// TestNullTestIdleWorker is the regression test of finding 11
+// (docs/reliability.md): the null test of a stage with a linear part must
+// give a worker whose cell scored no coordinate in the sweep (a worker the
+// scheduler left idle) the same per-row losses as a worker that scored
+// some. Its losses used to leave out the linear part, so the results
+// depended on which worker took which coordinate.
+func TestNullTestIdleWorker(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	x, _, err := Artificial{Dist: SuperGaussian, N: 150, D: 4}.Sample(rand.NewPCG(3, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := robustStage{stage: stage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 12, 0, 4)),
+		widths: []float64{0.7, 2}, ridges: []float64{1e-3, 0.1}, part: newPartition(rng, 150, 3)}, linear: true, nullZ: 1}
+	sd, err := newStageData(context.Background(), 1, st.x, nil, st.centers, st.x, st.centers, st.part, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := newRobustSweep(&st, sd, 2)
+	// The sweep on one worker: cell 0 scores every coordinate, cell 1
+	// none.
+	choices, err := sweep(context.Background(), &plan{workers: 1}, sd, st.widths, len(st.ridges), kernelNoSelf, rs.cellOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := 0; j < 4; j++ {
+		m0, n0, err0 := rs.cellOf(0).(*robustCell).perRow(j, choices[j].w, choices[j].l)
+		m1, n1, err1 := rs.cellOf(1).(*robustCell).perRow(j, choices[j].w, choices[j].l)
+		if err0 != nil || err1 != nil {
+			t.Fatal(err0, err1)
+		}
+		for p := range m0 {
+			if m0[p] != m1[p] || n0[p] != n1[p] {
+				t.Fatalf("coordinate %d, row %d: losses %g, %g from the busy worker, %g, %g from the idle one", j, p, m0[p], n0[p], m1[p], n1[p])
+			}
+		}
+	}
+}

@@ -130,8 +130,8 @@ func (c *robustCell) perRow(j, w, l int) (model, null []float64, err error) {
 				df += ff.theta[k] * (diff*diff*curv - 1) * kv
 			}
 			var f0, df0 float64
-			if c.lin != nil {
-				for col, v := range rs.lf.rows[p*c.lin.q : (p+1)*c.lin.q] {
+			if ls != nil {
+				for col, v := range rs.lf.rows[p*ls.q : (p+1)*ls.q] {
 					fv += ff.a[col] * v
 					f0 += ff.a0[col] * v
 				}

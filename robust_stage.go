@@ -63,16 +63,7 @@ func kernelNoSelf(ctx context.Context, workers int, kt, d2 []float64, b int, sig
 
 // fitRobustStage runs the stage as fitStage does, with the null test
 // between the choice of (σ_j, λ_j) and the refit.
-//
-// The stage runs on one goroutine, whatever the plan's workers: with
-// several, since the row blocks of issue 15, its results depended on the
-// order in which the workers took the coordinates (FuzzRobustWFLSNGCA,
-// docs/reliability.md, finding 11); the cause is not found yet, and
-// bit-identical results for any Workers come before speed.
-func fitRobustStage(ctx context.Context, st robustStage, p0 *plan) (*robustModel, StageCV, error) {
-	one := *p0
-	one.workers = 1
-	p := &one
+func fitRobustStage(ctx context.Context, st robustStage, p *plan) (*robustModel, StageCV, error) {
 	p.progress.begin(st.name)
 	kx, kc := st.x, st.centers
 	if st.kernelCols != nil {
