@@ -48,7 +48,8 @@ type cvScorer struct {
 	path  *ridgePath
 	a, r  []float64 // training means of G (lower triangle) and h
 	theta []float64 // b×L, column l = θ̂ for ridge l
-	m     []float64 // b×L
+	m     []float64 // b: G_f·θ̂_l
+	full  []float64 // b×b: G_f in full storage
 	v     []float64 // L held-out sums of one fold
 	ok    []bool
 	zero  []float64 // b×b zeros: the fold sums of "no fold"
@@ -61,7 +62,8 @@ func newCVScorer(b, L int) *cvScorer {
 		a:     make([]float64, b*b),
 		r:     make([]float64, b),
 		theta: make([]float64, b*L),
-		m:     make([]float64, b*L),
+		m:     make([]float64, b),
+		full:  make([]float64, b*b),
 		v:     make([]float64, L),
 		ok:    make([]bool, L),
 		zero:  make([]float64, b*b),
@@ -83,26 +85,32 @@ func (s *cvScorer) means(gTot, hTot, g, h []float64, inv float64) {
 }
 
 // heldOut sets s.v[l] to the sum over one fold of the held-out objective
-// of column l of θ̂ (s.theta, L columns),
+// of θ̂_l (row l of s.path.yt, as solveReduced left it),
 //
 //	v_l = θ̂_lᵀ·G_f·θ̂_l + 2θ̂_lᵀh_f,
 //
-// for all l at once, with g (lower triangle) and h the fold's sums of ψψᵀ
-// and r. A column whose solve failed (s.ok false) gets +Inf.
+// for l < L, with g (lower triangle) and h the fold's sums of ψψᵀ and r.
+// G_f is copied into full storage once, so that each G_f·θ̂_l is one call
+// of gonum's vectorised Dgemv. A candidate whose solve failed (s.ok false)
+// gets +Inf.
 func (s *cvScorer) heldOut(g, h []float64, L int) {
-	b, theta, m := s.b, s.theta[:s.b*L], s.m[:s.b*L]
-	blas64.Symm(blas.Left, 1,
-		blas64.Symmetric{N: b, Stride: b, Uplo: blas.Lower, Data: g},
-		blas64.General{Rows: b, Cols: L, Stride: L, Data: theta},
-		0, blas64.General{Rows: b, Cols: L, Stride: L, Data: m})
+	b, full, m := s.b, s.full, s.m[:s.b]
+	for i := 0; i < b; i++ {
+		for j, v := range g[i*b : i*b+i+1] {
+			full[i*b+j], full[j*b+i] = v, v
+		}
+	}
+	gm := blas64.General{Rows: b, Cols: b, Stride: b, Data: full}
 	for l := 0; l < L; l++ {
 		if !s.ok[l] {
 			s.v[l] = math.Inf(1)
 			continue
 		}
+		y := s.path.yt[l*b : (l+1)*b]
+		blas64.Gemv(blas.NoTrans, 1, gm, blas64.Vector{N: b, Inc: 1, Data: y}, 0, blas64.Vector{N: b, Inc: 1, Data: m})
 		var v float64
-		for i := 0; i < b; i++ {
-			v += theta[i*L+l] * (m[i*L+l] + 2*h[i])
+		for i, yi := range y {
+			v += yi * (m[i] + 2*h[i])
 		}
 		s.v[l] = v
 	}

@@ -22,8 +22,8 @@ type foldStore struct {
 }
 
 // foldEntry is one fold of one cell: m holds G_f in its lower triangle and
-// the reflectors of Q (transposed) above its superdiagonal; d, e and tau
-// are T's diagonal and subdiagonal and Q's scalar factors.
+// the reflectors of Q in its upper triangle (as tridiagonalize leaves them);
+// d, e and tau are T's diagonal and subdiagonal and Q's scalar factors.
 type foldEntry struct {
 	m, d, e, tau []float64
 }
@@ -89,27 +89,19 @@ func (e foldEntry) save(g, a []float64, p *ridgePath) {
 	b := len(e.d)
 	for i := 0; i < b; i++ {
 		copy(e.m[i*b:i*b+i+1], g[i*b:i*b+i+1])
-		for r := i + 2; r < b; r++ {
-			e.m[i*b+r] = a[r*b+i]
-		}
+		copy(e.m[i*b+i+1:(i+1)*b], a[i*b+i+1:(i+1)*b])
 	}
 	copy(e.d, p.d)
 	copy(e.e, p.e)
 	copy(e.tau, p.tau)
 }
 
-// restore puts the saved reduction into a (lower triangle, as tridiagonalize left
-// it) and p, ready for ridgePath.solveReduced.
+// restore puts the saved reduction into a (upper triangle, as
+// tridiagonalize left it) and p, ready for ridgePath.solveReduced.
 func (e foldEntry) restore(a []float64, p *ridgePath) {
 	b := len(e.d)
 	for i := 0; i < b; i++ {
-		a[i*b+i] = e.d[i]
-		if i+1 < b {
-			a[(i+1)*b+i] = e.e[i]
-		}
-		for r := i + 2; r < b; r++ {
-			a[r*b+i] = e.m[i*b+r]
-		}
+		copy(a[i*b+i+1:(i+1)*b], e.m[i*b+i+1:(i+1)*b])
 	}
 	copy(p.d, e.d)
 	copy(p.e, e.e)

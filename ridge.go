@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack/gonum"
 )
 
@@ -17,31 +16,30 @@ var impl gonum.Implementation
 //	(A + λ_l·I)·θ_l = −r,   l = 1, …, L,
 //
 // with A a symmetric positive semi-definite b×b matrix. It reduces A once to
-// tridiagonal form by Householder similarity transforms, A = Q·T·Qᵀ (as LAPACK
-// Dsytrd does; tridiagonalize), computes z = Qᵀr once, and then for every λ solves the tridiagonal
-// positive definite system (T + λI)·y = z in O(b) (Dpttrf, Dpttrs) before
-// mapping back, θ = −Q·y, for all λ together. Reducing A costs about 4b³/3
-// flops; an eigendecomposition would cost several times more and a Cholesky
-// factorisation per λ about 2.5 times more for a grid of 10.
+// tridiagonal form by Householder similarity transforms, A = Q·T·Qᵀ
+// (tridiagonalize, as LAPACK's Dsytrd), computes z = Qᵀr once, and then for
+// every λ solves the tridiagonal positive definite system (T + λI)·y = z in
+// O(b) (Dpttrf, Dpttrs) before mapping back, θ = −Q·y, for all λ together.
+// Reducing A costs about 4b³/3 flops; an eigendecomposition would cost
+// several times more and a Cholesky factorisation per λ about 2.5 times
+// more for a grid of 10.
 //
 // A ridgePath holds the workspace for one goroutine.
 type ridgePath struct {
 	b, maxL   int
 	d, e, tau []float64
 	dd, ee    []float64
-	v, q      []float64 // workspace of tridiagonalize
-	work      []float64
+	z, w      []float64 // workspace: Qᵀr (b), applyQ's (maxL)
+	// yt (maxL×b) holds θ_l in row l after solveReduced, for heldOut.
+	yt []float64
 }
 
 func newRidgePath(b, maxL int) *ridgePath {
-	p := &ridgePath{b: b, maxL: maxL, d: make([]float64, b)}
+	p := &ridgePath{b: b, maxL: maxL, d: make([]float64, b), z: make([]float64, b),
+		w: make([]float64, maxL), yt: make([]float64, maxL*b)}
 	if b > 1 {
 		p.e, p.tau = make([]float64, b-1), make([]float64, b-1)
 		p.dd, p.ee = make([]float64, b), make([]float64, b-1)
-		p.v, p.q = make([]float64, b), make([]float64, b)
-		var q [1]float64
-		impl.Dormqr(blas.Left, blas.NoTrans, b-1, maxL, b-1, nil, b, p.tau, nil, maxL, q[:], -1)
-		p.work = make([]float64, max(int(q[0]), 1))
 	}
 	return p
 }
@@ -56,9 +54,9 @@ func (p *ridgePath) solve(a, r, ridges, theta []float64, ok []bool) {
 }
 
 // reduce reduces A (lower triangle of a) to tridiagonal form: afterwards
-// p.d and p.e hold T's diagonal and subdiagonal, and a's lower triangle
-// and p.tau hold Q as Dsytrd would leave it. minRidge is the smallest λ that
-// will be solved for (see flushTiny).
+// p.d and p.e hold T's diagonal and subdiagonal, and a's upper triangle
+// and p.tau hold Q as tridiagonalize leaves them. minRidge is the smallest
+// λ that will be solved for (see flushTiny).
 func (p *ridgePath) reduce(a []float64, minRidge float64) {
 	b := p.b
 	if b == 1 {
@@ -66,62 +64,55 @@ func (p *ridgePath) reduce(a []float64, minRidge float64) {
 		return
 	}
 	flushTiny(a, b, eps*minRidge/float64(b))
-	tridiagonalize(b, a, p.d, p.e, p.tau, p.v, p.q)
+	tridiagonalize(b, a, p.d, p.e, p.tau, p.z)
 }
 
 // solveReduced is solve after reduce (or after a reduction restored into
-// a and p): it computes θ_l for every λ_l in ridges from T and Q.
+// a and p): it computes θ_l for every λ_l in ridges from T and Q, into
+// theta (b×L) and p.yt (L×b).
 func (p *ridgePath) solveReduced(a, r, ridges, theta []float64, ok []bool) {
 	b, L := p.b, len(ridges)
+	yt := p.yt[:L*b]
 	if b == 1 {
 		for l, lam := range ridges {
-			theta[l] = -r[0] / (p.d[0] + lam)
-			ok[l] = p.d[0]+lam > 0 && !math.IsInf(theta[l], 0) && !math.IsNaN(theta[l])
-			if !ok[l] {
-				theta[l] = 0
+			yt[l] = -r[0] / (p.d[0] + lam)
+		}
+	} else {
+		z := p.z
+		copy(z, r)
+		applyQT(b, a, p.tau, z)
+		for l, lam := range ridges {
+			y := yt[l*b : (l+1)*b]
+			copy(y, z)
+			for i := range p.dd {
+				p.dd[i] = p.d[i] + lam
+			}
+			copy(p.ee, p.e)
+			ok[l] = impl.Dpttrf(b, p.dd, p.ee)
+			if ok[l] {
+				impl.Dpttrs(b, 1, p.dd, p.ee, y, 1)
 			}
 		}
-		return
-	}
-
-	// z = Qᵀr, copied into every column of theta. Q acts on rows 1..b−1
-	// only: its reflectors are those of a QR factorisation of A[1:, :b−1].
-	z := p.dd // borrowed; the λ loop below overwrites it
-	copy(z, r)
-	impl.Dormqr(blas.Left, blas.Trans, b-1, 1, b-1, a[b:], b, p.tau, z[1:], 1, p.work, len(p.work))
-	for i := 0; i < b; i++ {
-		for l := 0; l < L; l++ {
-			theta[i*L+l] = z[i]
+		applyQ(b, L, a, p.tau, yt, p.w)
+		for i := range yt {
+			yt[i] = -yt[i]
 		}
 	}
-
 	for l, lam := range ridges {
-		for i := range p.dd {
-			p.dd[i] = p.d[i] + lam
+		y := yt[l*b : (l+1)*b]
+		if b == 1 {
+			ok[l] = p.d[0]+lam > 0
 		}
-		copy(p.ee, p.e)
-		ok[l] = impl.Dpttrf(b, p.dd, p.ee)
-		if ok[l] {
-			impl.Dpttrs(b, 1, p.dd, p.ee, theta[l:], L)
-		}
-	}
-
-	// θ = −Q·y for all columns at once.
-	impl.Dormqr(blas.Left, blas.NoTrans, b-1, L, b-1, a[b:], b, p.tau, theta[L:], L, p.work, len(p.work))
-	for l := range ridges {
-		for i := 0; i < b; i++ {
-			v := -theta[i*L+l]
+		for _, v := range y {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				ok[l] = false
 			}
-			theta[i*L+l] = v
 		}
-	}
-	for l := range ridges {
 		if !ok[l] {
-			for i := 0; i < b; i++ {
-				theta[i*L+l] = 0
-			}
+			clear(y)
+		}
+		for i, v := range y {
+			theta[i*L+l] = v
 		}
 	}
 }

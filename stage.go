@@ -6,8 +6,6 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -112,17 +110,6 @@ func (c *coordSums) add(sd *stageData, psi, kt []float64, ldk int, blk block, j 
 	fillBasis(psi, c.hf[blk.fold], kt, ldk, sd.cT.RawRowView(j), sd.xT[j*n+blk.lo:j*n+blk.hi], aj, curv)
 	if psi != nil {
 		addGram(c.gf[blk.fold], psi, b, m)
-	}
-}
-
-// addGram adds the lower triangle of ψψᵀ to g (b×b) for the b×m matrix
-// psi: row i by one Dgemv of rows 0…i, which gonum runs about twice as
-// fast as Dsyrk (four rows at a time). The build tag netlib replaces it
-// (blas_netlib.go).
-var addGram = func(g, psi []float64, b, m int) {
-	for i := 0; i < b; i++ {
-		blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: i + 1, Cols: m, Stride: m, Data: psi},
-			blas64.Vector{N: m, Inc: 1, Data: psi[i*m:]}, 1, blas64.Vector{N: i + 1, Inc: 1, Data: g[i*b:]})
 	}
 }
 

@@ -11,13 +11,14 @@ import (
 //
 //	A = Q·T·Qᵀ,   Q = H_0·H_1·⋯·H_{b−2},   H_k = I − τ_k·v_k·v_kᵀ,
 //
-// with the output of LAPACK's Dsytrd with uplo = Lower, up to rounding (Golub and
-// Van Loan, Matrix Computations, 4th ed., Algorithm 8.3.1): d and e receive
-// T's diagonal and subdiagonal, tau the τ_k, and a's lower triangle below
-// the subdiagonal the vectors v_k (v_k has zeros in rows 0…k, a one in row
-// k+1 and a[(k+2+i)·b+k] in row k+2+i), so that Dormqr on a's rows 1…b−1
-// applies Q or Qᵀ. a's upper triangle is overwritten. v and p are
-// workspace of length b.
+// with the output of LAPACK's Dsytrd with uplo = Lower, up to rounding (Golub
+// and Van Loan, Matrix Computations, 4th ed., Algorithm 8.3.1): d and e
+// receive T's diagonal and subdiagonal, tau the τ_k, and row k of a's upper
+// triangle, from column k+1 on, the vector v_k without its leading zeros
+// (v_k is zero in rows 0…k and one in row k+1), where applyQ and applyQT
+// read it. Dsytrd keeps v_k in column k below the subdiagonal instead,
+// strided in row-major storage. a's lower triangle is overwritten with the
+// last trailing matrices. p is workspace of length b.
 //
 // Step k computes H_k from column k of the current trailing matrix (Dlarfg),
 // then applies it from both sides to the trailing (b−k−1)×(b−k−1) block
@@ -26,14 +27,15 @@ import (
 //	p = τ·A₂₂·v,   w = p − ½τ(pᵀv)·v,   A₂₂ ← A₂₂ − v·wᵀ − w·vᵀ.
 //
 // Unlike gonum's Dsytrd, whose symmetric products (Dsymv, Dsyr2k) run as
-// scalar Go loops, it keeps A in full storage, so that the product and the
-// update are one Dgemv and two Dger calls on gonum's vectorised kernels:
-// twice the flops of the symmetric form (2b³ against 4b³/3), and at b = 100
-// about 2.5 times faster. A step whose column is already zero below the
+// scalar Go loops, it keeps A in full storage, so that the product is one
+// call of gonum's vectorised Dgemv and the update one pass of rank2 (AVX2
+// and FMA; two Dger calls without): twice the flops of the symmetric form
+// (2b³ against 4b³/3), and at b = 100 about three times faster
+// (BenchmarkTridiagonalize). A step whose column is already zero below the
 // subdiagonal has τ = 0 and costs nothing; the Gram matrices of the
 // narrowest widths are diagonal after flushTiny, so their reductions are
 // nearly free.
-func tridiagonalize(b int, a, d, e, tau, v, p []float64) {
+func tridiagonalize(b int, a, d, e, tau, p []float64) {
 	for i := 0; i < b; i++ {
 		for j := 0; j < i; j++ {
 			a[j*b+i] = a[i*b+j]
@@ -46,20 +48,66 @@ func tridiagonalize(b int, a, d, e, tau, v, p []float64) {
 		row := a[k*b+k+1 : k*b+b]
 		beta, t := impl.Dlarfg(n1, row[0], row[min(1, n1-1):], 1)
 		d[k], e[k], tau[k] = a[k*b+k], beta, t
+		row[0] = 1
 		if t != 0 {
-			v[0] = 1
-			copy(v[1:n1], row[1:])
-			vv := blas64.Vector{N: n1, Inc: 1, Data: v}
+			vv := blas64.Vector{N: n1, Inc: 1, Data: row}
 			pv := blas64.Vector{N: n1, Inc: 1, Data: p}
 			sub := blas64.General{Rows: n1, Cols: n1, Stride: b, Data: a[(k+1)*b+k+1:]}
 			blas64.Gemv(blas.NoTrans, t, sub, vv, 0, pv)
 			blas64.Axpy(-0.5*t*blas64.Dot(pv, vv), vv, pv)
-			blas64.Ger(-1, vv, pv, sub)
-			blas64.Ger(-1, pv, vv, sub)
-		}
-		for i := 1; i < n1; i++ {
-			a[(k+1+i)*b+k] = row[i]
+			rank2(sub.Data, b, n1, row, p)
 		}
 	}
 	d[b-1] = a[b*b-1]
+}
+
+// applyQT overwrites z (length b) with Qᵀz for the Q of tridiagonalize
+// (a and tau as it left them): H_k·z for k = 0, …, b−2 in turn.
+func applyQT(b int, a, tau, z []float64) {
+	for k := 0; k < b-1; k++ {
+		t := tau[k]
+		if t == 0 {
+			continue
+		}
+		v, zk := a[k*b+k+1:(k+1)*b], z[k+1:b]
+		var s float64
+		for i, x := range v {
+			s += x * zk[i]
+		}
+		s *= t
+		for i, x := range v {
+			zk[i] -= s * x
+		}
+	}
+}
+
+// applyQ overwrites the rows of yt (L×b, row-major) with their images
+// under Q for the Q of tridiagonalize: H_k from k = b−2 down to 0, each by
+// one Dgemv (w = Y·v_k over the trailing columns) and one Dger
+// (Y ← Y − τ_k·w·v_kᵀ). w is workspace of length L.
+func applyQ(b, L int, a, tau, yt, w []float64) {
+	for k := b - 2; k >= 0; k-- {
+		t := tau[k]
+		if t == 0 {
+			continue
+		}
+		n1 := b - k - 1
+		v := blas64.Vector{N: n1, Inc: 1, Data: a[k*b+k+1:]}
+		wv := blas64.Vector{N: L, Inc: 1, Data: w}
+		sub := blas64.General{Rows: L, Cols: n1, Stride: b, Data: yt[k+1:]}
+		blas64.Gemv(blas.NoTrans, 1, sub, v, 0, wv)
+		blas64.Ger(-t, wv, v, sub)
+	}
+}
+
+// rank2Ger is rank2 by two Dger calls (lskernel_*.go).
+func rank2Ger(a []float64, lda, n int, v, p []float64) {
+	if n == 0 {
+		return
+	}
+	vv := blas64.Vector{N: n, Inc: 1, Data: v}
+	pv := blas64.Vector{N: n, Inc: 1, Data: p}
+	sub := blas64.General{Rows: n, Cols: n, Stride: lda, Data: a}
+	blas64.Ger(-1, vv, pv, sub)
+	blas64.Ger(-1, pv, vv, sub)
 }

@@ -54,7 +54,7 @@ func TestTridiagonalizeDsytrd(t *testing.T) {
 		gd, ge, gt := make([]float64, b), make([]float64, b), make([]float64, b)
 		work := make([]float64, 64*b)
 		impl.Dsytrd(blas.Lower, b, want, b, wd, we[:max(b-1, 0)], wt[:max(b-1, 0)], work, len(work))
-		tridiagonalize(b, got, gd, ge, gt, make([]float64, b), make([]float64, b))
+		tridiagonalize(b, got, gd, ge, gt, make([]float64, b))
 		tol := 1e-13 * norm
 		if tc.rank == 0 {
 			want, got := tridiagEigen(wd, we[:b-1]), tridiagEigen(gd, ge[:b-1])
@@ -78,16 +78,17 @@ func TestTridiagonalizeDsytrd(t *testing.T) {
 		}
 		for i := 0; i < b; i++ {
 			for j := 0; j+1 < i && j < tc.rank-1; j++ {
-				if math.Abs(got[i*b+j]-want[i*b+j]) > 1e-11 {
-					t.Errorf("%s: reflector entry (%d,%d) %g, Dsytrd %g", tc.name, i, j, got[i*b+j], want[i*b+j])
+				if math.Abs(got[j*b+i]-want[i*b+j]) > 1e-11 {
+					t.Errorf("%s: reflector entry (%d,%d) %g, Dsytrd %g", tc.name, i, j, got[j*b+i], want[i*b+j])
 				}
 			}
 		}
 	}
 }
 
-// TestTridiagonalizeSimilar checks the defining property directly:
-// Q·T·Qᵀ = A, with Q applied by Dormqr as ridgePath does.
+// TestTridiagonalizeSimilar checks the defining property directly,
+// Q·T·Qᵀ = A with Q applied by applyQ as ridgePath does, and that applyQT
+// inverts applyQ.
 func TestTridiagonalizeSimilar(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, tc := range []struct{ b, rank int }{{2, 2}, {5, 5}, {64, 64}, {100, 30}} {
@@ -95,9 +96,9 @@ func TestTridiagonalizeSimilar(t *testing.T) {
 		g, _ := randomGram(rng, b, tc.rank, 1)
 		a := lower(g)
 		d, e, tau := make([]float64, b), make([]float64, b-1), make([]float64, b-1)
-		tridiagonalize(b, a, d, e, tau, make([]float64, b), make([]float64, b))
-		// M = Q·T·Qᵀ: T first, then Q from the left and Qᵀ from the right
-		// (the transpose of Q applied from the left to (Q·T)ᵀ = T·Qᵀ).
+		tridiagonalize(b, a, d, e, tau, make([]float64, b))
+		// applyQ maps every row y of M to Q·y, that is M to M·Qᵀ: from
+		// M = T, twice with a transpose between gives Q·T·Qᵀ.
 		m := make([]float64, b*b)
 		for i := 0; i < b; i++ {
 			m[i*b+i] = d[i]
@@ -105,21 +106,30 @@ func TestTridiagonalizeSimilar(t *testing.T) {
 				m[(i+1)*b+i], m[i*b+i+1] = e[i], e[i]
 			}
 		}
-		work := make([]float64, 64*b)
-		apply := func() {
-			impl.Dormqr(blas.Left, blas.NoTrans, b-1, b, b-1, a[b:], b, tau, m[b:], b, work, len(work))
-			mt := mat.NewDense(b, b, m)
-			var tr mat.Dense
-			tr.CloneFrom(mt.T())
-			copy(m, tr.RawMatrix().Data)
-		}
-		apply()
-		apply()
+		w := make([]float64, b)
+		applyQ(b, b, a, tau, m, w)
+		mt := mat.NewDense(b, b, m)
+		var tr mat.Dense
+		tr.CloneFrom(mt.T())
+		copy(m, tr.RawMatrix().Data)
+		applyQ(b, b, a, tau, m, w)
 		for i := 0; i < b; i++ {
 			for j := 0; j < b; j++ {
 				if diff := math.Abs(m[i*b+j] - g.At(i, j)); diff > 1e-12*float64(b) {
 					t.Fatalf("b=%d: (QTQᵀ)[%d,%d] = %g, A = %g", b, i, j, m[i*b+j], g.At(i, j))
 				}
+			}
+		}
+		z := make([]float64, b)
+		for i := range z {
+			z[i] = rng.NormFloat64()
+		}
+		y := append([]float64(nil), z...)
+		applyQT(b, a, tau, y)
+		applyQ(b, 1, a, tau, y, w)
+		for i := range z {
+			if math.Abs(y[i]-z[i]) > 1e-13 {
+				t.Fatalf("b=%d: Q·Qᵀz differs from z at %d: %g, %g", b, i, y[i], z[i])
 			}
 		}
 	}
@@ -141,4 +151,26 @@ func tridiagEigen(d, e []float64) []float64 {
 		panic("tridiagEigen: no convergence")
 	}
 	return eig.Values(nil)
+}
+
+// BenchmarkTridiagonalize compares tridiagonalize with gonum's Dsytrd at
+// the default b = 100 on a dense positive definite matrix.
+func BenchmarkTridiagonalize(b *testing.B) {
+	const n = 100
+	g, _ := randomGram(rand.New(rand.NewPCG(1, 1)), n, n, 1)
+	src := lower(g)
+	a := make([]float64, n*n)
+	d, e, tau, work := make([]float64, n), make([]float64, n-1), make([]float64, n-1), make([]float64, 64*n)
+	b.Run("tridiagonalize", func(b *testing.B) {
+		for b.Loop() {
+			copy(a, src)
+			tridiagonalize(n, a, d, e, tau, work)
+		}
+	})
+	b.Run("Dsytrd", func(b *testing.B) {
+		for b.Loop() {
+			copy(a, src)
+			impl.Dsytrd(blas.Lower, n, a, n, d, e, tau, work, len(work))
+		}
+	})
 }

@@ -1,0 +1,39 @@
+//go:build !purego
+
+package ngca
+
+// The AVX2 and FMA kernels of the least-squares stages (lskernel_amd64.s):
+// the Gram matrices' tiles and the tridiagonal reduction's rank-2 update.
+
+// dot4x2AVX is dot4x2 in assembly.
+//
+//go:noescape
+func dot4x2AVX(x, y []float64, ld, n int, out *[8]float64)
+
+// dot4x2 sets out[2a+c] to the dot product over the first n points (n a
+// multiple of 4) of row a of x and row c of y, rows ld apart: a < 4, c < 2.
+func dot4x2(x, y []float64, ld, n int, out *[8]float64) {
+	if n&3 != 0 || len(x) < 3*ld+n || len(y) < ld+n {
+		panic("ngca: dot4x2: bad shape")
+	}
+	dot4x2AVX(x, y, ld, n, out)
+}
+
+//go:noescape
+func rank2AVX(a []float64, lda, n int, v, p []float64)
+
+// rank2 sets A ← A − v·pᵀ − p·vᵀ for the n×n block A of a (row-major, stride
+// lda): with AVX2 one pass over A, otherwise two Dger calls.
+func rank2(a []float64, lda, n int, v, p []float64) {
+	if !useAVX {
+		rank2Ger(a, lda, n, v, p)
+		return
+	}
+	if n == 0 {
+		return
+	}
+	if len(a) < (n-1)*lda+n || len(v) < n || len(p) < n {
+		panic("ngca: rank2: bad shape")
+	}
+	rank2AVX(a, lda, n, v, p)
+}

@@ -1,0 +1,126 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func dot4x2AVX(x, y []float64, ld, n int, out *[8]float64)
+//
+// Eight accumulators, Y0…Y7 = row a of x times row c of y for (a, c) in
+// the order of out, four points per step; n is a multiple of 4.
+TEXT ·dot4x2AVX(SB), NOSPLIT, $0-72
+	MOVQ x_base+0(FP), SI
+	MOVQ y_base+24(FP), DI
+	MOVQ ld+48(FP), BX
+	SHLQ $3, BX
+	MOVQ n+56(FP), CX
+	SHLQ $3, CX
+	MOVQ out+64(FP), DX
+	LEAQ (SI)(BX*1), R10 // x row 1
+	LEAQ (SI)(BX*2), R8  // x row 2
+	LEAQ (R8)(BX*1), R11 // x row 3
+	LEAQ (DI)(BX*1), R9  // y row 1
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ AX, AX
+
+loop:
+	CMPQ AX, CX
+	JGE  sum
+	VMOVUPD (DI)(AX*1), Y8
+	VMOVUPD (R9)(AX*1), Y9
+	VMOVUPD (SI)(AX*1), Y10
+	VFMADD231PD Y10, Y8, Y0
+	VFMADD231PD Y10, Y9, Y1
+	VMOVUPD (R10)(AX*1), Y11
+	VFMADD231PD Y11, Y8, Y2
+	VFMADD231PD Y11, Y9, Y3
+	VMOVUPD (R8)(AX*1), Y12
+	VFMADD231PD Y12, Y8, Y4
+	VFMADD231PD Y12, Y9, Y5
+	VMOVUPD (R11)(AX*1), Y13
+	VFMADD231PD Y13, Y8, Y6
+	VFMADD231PD Y13, Y9, Y7
+	ADDQ $32, AX
+	JMP  loop
+
+sum:
+	// Horizontal sums, two accumulators at a time: HADD gives
+	// (a0+a1, b0+b1, a2+a3, b2+b3); adding its halves gives (Σa, Σb).
+	VHADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VMOVUPD X0, 0(DX)
+	VHADDPD Y3, Y2, Y2
+	VEXTRACTF128 $1, Y2, X3
+	VADDPD X3, X2, X2
+	VMOVUPD X2, 16(DX)
+	VHADDPD Y5, Y4, Y4
+	VEXTRACTF128 $1, Y4, X5
+	VADDPD X5, X4, X4
+	VMOVUPD X4, 32(DX)
+	VHADDPD Y7, Y6, Y6
+	VEXTRACTF128 $1, Y6, X7
+	VADDPD X7, X6, X6
+	VMOVUPD X6, 48(DX)
+	VZEROUPPER
+	RET
+
+// func rank2AVX(a []float64, lda, n int, v, p []float64)
+//
+// Row i of the n×n block: a[i·lda+k] −= v_i·p_k + p_i·v_k, four k per
+// step, then one at a time.
+TEXT ·rank2AVX(SB), NOSPLIT, $0-88
+	MOVQ a_base+0(FP), DI
+	MOVQ lda+24(FP), BX
+	SHLQ $3, BX
+	MOVQ n+32(FP), CX
+	MOVQ v_base+40(FP), SI
+	MOVQ p_base+64(FP), DX
+	MOVQ CX, R8
+	ANDQ $-4, R8
+	XORQ R9, R9
+
+rows:
+	CMPQ R9, CX
+	JGE  done
+	VBROADCASTSD (SI)(R9*8), Y0
+	VBROADCASTSD (DX)(R9*8), Y1
+	XORQ AX, AX
+
+cols4:
+	CMPQ AX, R8
+	JGE  cols1
+	VMOVUPD (DI)(AX*8), Y2
+	VMOVUPD (DX)(AX*8), Y3
+	VMOVUPD (SI)(AX*8), Y4
+	VFNMADD231PD Y3, Y0, Y2
+	VFNMADD231PD Y4, Y1, Y2
+	VMOVUPD Y2, (DI)(AX*8)
+	ADDQ $4, AX
+	JMP  cols4
+
+cols1:
+	CMPQ AX, CX
+	JGE  next
+	VMOVSD (DI)(AX*8), X2
+	VMOVSD (DX)(AX*8), X3
+	VMOVSD (SI)(AX*8), X4
+	VFNMADD231SD X3, X0, X2
+	VFNMADD231SD X4, X1, X2
+	VMOVSD X2, (DI)(AX*8)
+	INCQ AX
+	JMP  cols1
+
+next:
+	ADDQ BX, DI
+	INCQ R9
+	JMP  rows
+
+done:
+	VZEROUPPER
+	RET
