@@ -57,12 +57,16 @@ func kernelT(ctx context.Context, workers int, kt, d2 []float64, b int, sigma fl
 	n := len(d2) / b
 	c := -1 / (2 * sigma * sigma)
 	return parallelFor(ctx, workers, b, func(_, k int) error {
-		src, dst := d2[k*n:(k+1)*n], kt[k*n:(k+1)*n]
-		for p, v := range src {
-			dst[p] = gauss(c * v)
-		}
+		gaussRow(kt[k*n:(k+1)*n], d2[k*n:(k+1)*n], c)
 		return nil
 	}, nil)
+}
+
+// gaussRowGo sets dst[i] = gauss(c·src[i]) (gaussRow without assembly).
+func gaussRowGo(dst, src []float64, c float64) {
+	for i, v := range src {
+		dst[i] = gauss(c * v)
+	}
 }
 
 // gauss returns exp(t) for t ≤ 0, flushed to zero below e⁻³⁴⁵ ≈ 1e-150.

@@ -19,3 +19,6 @@ func dot4x2(x, y []float64, ld, n int, out *[8]float64) {
 // rank2 sets A ← A − v·pᵀ − p·vᵀ for the n×n block A of a (row-major, stride
 // lda), by two Dger calls.
 func rank2(a []float64, lda, n int, v, p []float64) { rank2Ger(a, lda, n, v, p) }
+
+// gaussRow sets dst[i] = gauss(c·src[i]).
+func gaussRow(dst, src []float64, c float64) { gaussRowGo(dst, src, c) }

@@ -114,3 +114,27 @@ func TestRank2(t *testing.T) {
 		}
 	}
 }
+
+// TestGaussRow checks gaussRow against gauss (math.Exp with the cut-off)
+// entry by entry, across the cut-off and for lengths around the four-wide
+// steps.
+func TestGaussRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, n := range []int{0, 1, 3, 4, 7, 64, 1001} {
+		src := make([]float64, n)
+		for i := range src {
+			src[i] = 800 * rng.Float64()
+		}
+		if n > 4 {
+			src[1], src[2], src[3] = 0, 345/0.5, 345/0.5*(1+1e-15)
+		}
+		dst := make([]float64, n)
+		gaussRow(dst, src, -0.5)
+		for i, v := range src {
+			want := gauss(-0.5 * v)
+			if math.Abs(dst[i]-want) > 4e-16*want || (want == 0) != (dst[i] == 0) {
+				t.Fatalf("n=%d: gaussRow at %g = %g, gauss %g", n, v, dst[i], want)
+			}
+		}
+	}
+}

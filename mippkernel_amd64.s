@@ -436,3 +436,40 @@ done:
 	VMOVUPD Y14, (AX)
 	VZEROUPPER
 	RET
+
+// The least-squares stages' kernel values (gaussRow in lskernel_amd64.go)
+// use EXPPARTS too, so their kernel lives here.
+DATA gcut<>+0(SB)/8, $0xc075900000000000 // −345, gauss's cut-off
+GLOBL gcut<>(SB), RODATA|NOPTR, $8
+
+// func gaussRowAVX(dst, src []float64, c float64)
+//
+// dst[i] = e^(c·src[i]) where c·src[i] ≥ −345, else 0, for the first
+// len(src) &^ 3 entries.
+TEXT ·gaussRowAVX(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         src_len+32(FP), CX
+	SHRQ         $2, CX
+	VBROADCASTSD c+48(FP), Y15
+	VBROADCASTSD gcut<>(SB), Y14
+	TESTQ        CX, CX
+	JZ           gdone
+
+gloop:
+	VMOVUPD     (SI), Y0
+	VMULPD      Y15, Y0, Y3
+	VCMPPD      $0x1d, Y14, Y3, Y13 // a ≥ −345
+	VMAXPD      EXPMIN, Y3, Y3
+	EXPPARTS
+	VFMADD213PD Y5, Y5, Y9 // e = 2ᵏq + 2ᵏ
+	VANDPD      Y13, Y9, Y9
+	VMOVUPD     Y9, (DI)
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+	DECQ        CX
+	JNZ         gloop
+
+gdone:
+	VZEROUPPER
+	RET
