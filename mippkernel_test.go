@@ -12,11 +12,13 @@ func closeTo(a, b, tol float64) bool { return math.Abs(a-b) <= tol*(1+math.Abs(b
 
 // TestLaneKernels checks the lane kernels in use (the assembly on amd64
 // with AVX2 and FMA) against the portable Go versions, on rows of mixed
-// magnitudes, odd row counts and an odd stride.
+// magnitudes, odd row counts, column counts around the kernels' blocks of
+// four and an odd stride.
 func TestLaneKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 1))
-	const d, stride = 7, 9
-	for _, m := range []int{0, 1, 3, 4, 5, 37, 256} {
+	const stride = 11
+	for _, c := range []struct{ d, m int }{{7, 0}, {7, 1}, {7, 3}, {7, 4}, {7, 5}, {7, 37}, {7, 256}, {1, 13}, {4, 9}, {10, 128}, {11, 67}} {
+		d, m := c.d, c.m
 		y := make([]float64, max(0, (m-1)*stride+d))
 		for i := range y {
 			y[i] = rng.NormFloat64() * math.Exp(3*rng.NormFloat64())
