@@ -48,7 +48,7 @@ func addGramTiles(g, psi []float64, b, m int) {
 		for i := 0; i < b4; i += 4 {
 			x := psi[i*m+p0:]
 			for j := 0; j <= i+2; j += 2 {
-				dot4x2(x, psi[j*m+p0:], m, n, &out)
+				dot4x2(x, m, psi[j*m+p0:], m, n, &out)
 				for a := 0; a < 4; a++ {
 					for c := 0; c < 2 && j+c <= i+a; c++ {
 						g[(i+a)*b+j+c] += out[2*a+c]
@@ -70,4 +70,41 @@ func addGramTiles(g, psi []float64, b, m int) {
 		}
 	}
 	addGramRows(g, psi, b, m, b4)
+}
+
+// addDots adds to c[i·ldc+j] the dot products over n points of row i of x
+// (rows ldx apart) with row j of y (rows ldy apart), for i < nx and j < ny:
+// C += X·Yᵀ, in 4×2 tiles of dot4x2 over chunks of gramChunk points, with
+// the remainder rows and points in Go. It serves the products of the
+// basis with the linear features of the robust variant (robust_stage.go),
+// which gonum's Dgemm ran at a third of the tiles' rate.
+func addDots(c []float64, ldc int, x []float64, ldx, nx int, y []float64, ldy, ny, n int) {
+	nx4, ny2, n4 := nx&^3, ny&^1, n&^3
+	var out [8]float64
+	for p0 := 0; p0 < n4; p0 += gramChunk {
+		w := min(gramChunk, n4-p0)
+		for i := 0; i < nx4; i += 4 {
+			for j := 0; j < ny2; j += 2 {
+				dot4x2(x[i*ldx+p0:], ldx, y[j*ldy+p0:], ldy, w, &out)
+				for a := 0; a < 4; a++ {
+					c[(i+a)*ldc+j] += out[2*a]
+					c[(i+a)*ldc+j+1] += out[2*a+1]
+				}
+			}
+		}
+	}
+	for i := 0; i < nx; i++ {
+		xi := x[i*ldx : i*ldx+n]
+		for j := 0; j < ny; j++ {
+			from := 0
+			if i < nx4 && j < ny2 {
+				from = n4 // the tiles covered the first n4 points
+			}
+			var s float64
+			for p := from; p < n; p++ {
+				s += xi[p] * y[j*ldy+p]
+			}
+			c[i*ldc+j] += s
+		}
+	}
 }

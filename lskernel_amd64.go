@@ -8,15 +8,16 @@ package ngca
 // dot4x2AVX is dot4x2 in assembly.
 //
 //go:noescape
-func dot4x2AVX(x, y []float64, ld, n int, out *[8]float64)
+func dot4x2AVX(x []float64, ldx int, y []float64, ldy, n int, out *[8]float64)
 
 // dot4x2 sets out[2a+c] to the dot product over the first n points (n a
-// multiple of 4) of row a of x and row c of y, rows ld apart: a < 4, c < 2.
-func dot4x2(x, y []float64, ld, n int, out *[8]float64) {
-	if n&3 != 0 || len(x) < 3*ld+n || len(y) < ld+n {
+// multiple of 4) of row a of x and row c of y, rows ldx and ldy apart:
+// a < 4, c < 2.
+func dot4x2(x []float64, ldx int, y []float64, ldy, n int, out *[8]float64) {
+	if n&3 != 0 || len(x) < 3*ldx+n || len(y) < ldy+n {
 		panic("ngca: dot4x2: bad shape")
 	}
-	dot4x2AVX(x, y, ld, n, out)
+	dot4x2AVX(x, ldx, y, ldy, n, out)
 }
 
 //go:noescape

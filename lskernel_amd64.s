@@ -2,22 +2,24 @@
 
 #include "textflag.h"
 
-// func dot4x2AVX(x, y []float64, ld, n int, out *[8]float64)
+// func dot4x2AVX(x []float64, ldx int, y []float64, ldy, n int, out *[8]float64)
 //
 // Eight accumulators, Y0…Y7 = row a of x times row c of y for (a, c) in
 // the order of out, four points per step; n is a multiple of 4.
-TEXT ·dot4x2AVX(SB), NOSPLIT, $0-72
+TEXT ·dot4x2AVX(SB), NOSPLIT, $0-80
 	MOVQ x_base+0(FP), SI
-	MOVQ y_base+24(FP), DI
-	MOVQ ld+48(FP), BX
+	MOVQ ldx+24(FP), BX
 	SHLQ $3, BX
-	MOVQ n+56(FP), CX
+	MOVQ y_base+32(FP), DI
+	MOVQ ldy+56(FP), R9
+	SHLQ $3, R9
+	MOVQ n+64(FP), CX
 	SHLQ $3, CX
-	MOVQ out+64(FP), DX
+	MOVQ out+72(FP), DX
 	LEAQ (SI)(BX*1), R10 // x row 1
 	LEAQ (SI)(BX*2), R8  // x row 2
 	LEAQ (R8)(BX*1), R11 // x row 3
-	LEAQ (DI)(BX*1), R9  // y row 1
+	ADDQ DI, R9          // y row 1
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2

@@ -4,12 +4,12 @@ package ngca
 
 // dot4x2 is not used without the assembly (addGram then runs
 // addGramRows); this version serves the tests.
-func dot4x2(x, y []float64, ld, n int, out *[8]float64) {
+func dot4x2(x []float64, ldx int, y []float64, ldy, n int, out *[8]float64) {
 	for a := 0; a < 4; a++ {
 		for c := 0; c < 2; c++ {
 			var s float64
 			for p := 0; p < n; p++ {
-				s += x[a*ld+p] * y[c*ld+p]
+				s += x[a*ldx+p] * y[c*ldy+p]
 			}
 			out[2*a+c] = s
 		}

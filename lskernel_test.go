@@ -45,7 +45,7 @@ func TestAddGram(t *testing.T) {
 		}
 		var out [8]float64
 		n := tc.m &^ 3
-		dot4x2(psi, psi[tc.m:], tc.m, n, &out)
+		dot4x2(psi, tc.m, psi[tc.m:], tc.m, n, &out)
 		for a := 0; a < 4; a++ {
 			for c := 0; c < 2; c++ {
 				var s float64
@@ -134,6 +134,40 @@ func TestGaussRow(t *testing.T) {
 			want := gauss(-0.5 * v)
 			if math.Abs(dst[i]-want) > 4e-16*want || (want == 0) != (dst[i] == 0) {
 				t.Fatalf("n=%d: gaussRow at %g = %g, gauss %g", n, v, dst[i], want)
+			}
+		}
+	}
+}
+
+// TestAddDots checks addDots against a plain loop, with row counts and
+// lengths around the tiles' multiples and strides longer than the rows.
+func TestAddDots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, tc := range []struct{ nx, ny, n int }{{1, 1, 1}, {4, 2, 4}, {5, 3, 7}, {100, 11, 2000}, {9, 4, 1030}} {
+		ldx, ldy, ldc := tc.n+3, tc.n+5, tc.ny+1
+		x, y := make([]float64, tc.nx*ldx), make([]float64, tc.ny*ldy)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		for i := range y {
+			y[i] = rng.NormFloat64()
+		}
+		c := make([]float64, tc.nx*ldc)
+		for i := range c {
+			c[i] = 1
+		}
+		want := append([]float64(nil), c...)
+		for i := 0; i < tc.nx; i++ {
+			for j := 0; j < tc.ny; j++ {
+				for p := 0; p < tc.n; p++ {
+					want[i*ldc+j] += x[i*ldx+p] * y[j*ldy+p]
+				}
+			}
+		}
+		addDots(c, ldc, x, ldx, tc.nx, y, ldy, tc.ny, tc.n)
+		for i := range c {
+			if math.Abs(c[i]-want[i]) > 1e-12*float64(tc.n) {
+				t.Fatalf("%v: entry %d = %g, want %g", tc, i, c[i], want[i])
 			}
 		}
 	}

@@ -108,6 +108,7 @@ func fitRobustStage(ctx context.Context, st robustStage, p *plan) (*robustModel,
 type linFeatures struct {
 	q    int
 	rows []float64
+	cols []float64 // rows transposed (q×n), for addDots
 	lf   [][]float64
 	lTot []float64
 }
@@ -115,10 +116,13 @@ type linFeatures struct {
 func newLinFeatures(lx *mat.Dense, part partition) *linFeatures {
 	n, ld := lx.Dims()
 	q, k := ld+1, part.folds()
-	f := &linFeatures{q: q, rows: make([]float64, n*q), lf: make([][]float64, k), lTot: make([]float64, q*q)}
+	f := &linFeatures{q: q, rows: make([]float64, n*q), cols: make([]float64, q*n), lf: make([][]float64, k), lTot: make([]float64, q*q)}
 	for p, i := range part.order {
 		copy(f.rows[p*q:], lx.RawRowView(i))
 		f.rows[p*q+ld] = 1
+		for c, v := range f.rows[p*q : (p+1)*q] {
+			f.cols[c*n+p] = v
+		}
 	}
 	for fo := 0; fo < k; fo++ {
 		f.lf[fo] = make([]float64, q*q)
@@ -276,15 +280,20 @@ func (c *robustCell) keep(j int) {
 }
 
 // linearSums adds the block's sums of ψℓᵀ and of the linear part's target
-// term r_ℓ = ∂_jℓ + ℓ·a for coordinate j (ψ in c.psi) to ls.
+// term r_ℓ = ∂_jℓ + ℓ·a for coordinate j (ψ in c.psi) to ls: ψℓᵀ by
+// addDots with AVX2, else by Dgemm.
 func (c *robustCell) linearSums(ls *linSums, blk block, j int) {
 	sd, lf := c.rs.sd, c.rs.lf
 	n, b, q := sd.n, sd.b, ls.q
 	lo, m := blk.lo, blk.rows()
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas64.General{Rows: b, Cols: m, Stride: m, Data: c.psi},
-		blas64.General{Rows: m, Cols: q, Stride: q, Data: lf.rows[lo*q:]},
-		1, blas64.General{Rows: b, Cols: q, Stride: q, Data: ls.cf[blk.fold]})
+	if useAVX {
+		addDots(ls.cf[blk.fold], q, c.psi, m, b, lf.cols[lo:], n, q, m)
+	} else {
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+			blas64.General{Rows: b, Cols: m, Stride: m, Data: c.psi},
+			blas64.General{Rows: m, Cols: q, Stride: q, Data: lf.rows[lo*q:]},
+			1, blas64.General{Rows: b, Cols: q, Stride: q, Data: ls.cf[blk.fold]})
+	}
 	rf := ls.rf[blk.fold]
 	rf[j] += float64(m) // Σ ∂_j x_j
 	if sd.aT != nil {
