@@ -3,7 +3,8 @@
 package ngca
 
 // The AVX2 and FMA kernels of the least-squares stages (lskernel_amd64.s):
-// the Gram matrices' tiles and the tridiagonal reduction's rank-2 update.
+// the Gram matrices' tiles and the tridiagonal reduction's fused rank-2
+// update and product.
 
 // dot4x2AVX is dot4x2 in assembly.
 //
@@ -21,22 +22,28 @@ func dot4x2(x []float64, ldx int, y []float64, ldy, n int, out *[8]float64) {
 }
 
 //go:noescape
-func rank2AVX(a []float64, lda, n int, v, p []float64)
+func rank2dotAVX(a []float64, lda, rows, n int, v, w, u, out []float64)
 
-// rank2 sets A ← A − v·pᵀ − p·vᵀ for the n×n block A of a (row-major, stride
-// lda): with AVX2 one pass over A, otherwise two Dger calls.
-func rank2(a []float64, lda, n int, v, p []float64) {
+// rank2dot updates rows 1, …, rows of a symmetric rank-2 update and takes
+// their products with u in the same pass: for i < rows,
+//
+//	a[i·lda+c] −= v_{i+1}·w_c + w_{i+1}·v_c   (c < n),
+//	out[i] = Σ_c a[i·lda+c]·u_c               (after the update),
+//
+// the trailing rows of tridiagonalize's step k and step k+1's product.
+// Without AVX2 it runs rank2dotGo.
+func rank2dot(a []float64, lda, rows, n int, v, w, u, out []float64) {
 	if !useAVX {
-		rank2Ger(a, lda, n, v, p)
+		rank2dotGo(a, lda, rows, n, v, w, u, out)
 		return
 	}
-	if n == 0 {
+	if rows == 0 {
 		return
 	}
-	if len(a) < (n-1)*lda+n || len(v) < n || len(p) < n {
-		panic("ngca: rank2: bad shape")
+	if len(a) < (rows-1)*lda+n || len(v) < max(n, rows+1) || len(w) < max(n, rows+1) || len(u) < n || len(out) < rows {
+		panic("ngca: rank2dot: bad shape")
 	}
-	rank2AVX(a, lda, n, v, p)
+	rank2dotAVX(a, lda, rows, n, v, w, u, out)
 }
 
 //go:noescape

@@ -72,56 +72,84 @@ sum:
 	VZEROUPPER
 	RET
 
-// func rank2AVX(a []float64, lda, n int, v, p []float64)
+// func rank2dotAVX(a []float64, lda, rows, n int, v, w, u, out []float64)
 //
-// Row i of the n×n block: a[i·lda+k] −= v_i·p_k + p_i·v_k, four k per
-// step, then one at a time.
-TEXT ·rank2AVX(SB), NOSPLIT, $0-88
+// Row i < rows of the block: a[i·lda+c] −= v_{i+1}·w_c + w_{i+1}·v_c for
+// c < n, then out[i] = Σ_c a[i·lda+c]·u_c over the updated row: eight c
+// per step in two accumulators, then four, then one at a time.
+TEXT ·rank2dotAVX(SB), NOSPLIT, $0-144
 	MOVQ a_base+0(FP), DI
 	MOVQ lda+24(FP), BX
 	SHLQ $3, BX
-	MOVQ n+32(FP), CX
-	MOVQ v_base+40(FP), SI
-	MOVQ p_base+64(FP), DX
+	MOVQ rows+32(FP), R9
+	MOVQ n+40(FP), CX
+	MOVQ v_base+48(FP), SI
+	MOVQ w_base+72(FP), DX
+	MOVQ u_base+96(FP), R12
+	MOVQ out_base+120(FP), R13
 	MOVQ CX, R8
-	ANDQ $-4, R8
-	XORQ R9, R9
+	ANDQ $-8, R8
+	MOVQ CX, R10
+	ANDQ $-4, R10
+	XORQ R11, R11
 
 rows:
-	CMPQ R9, CX
+	CMPQ R11, R9
 	JGE  done
-	VBROADCASTSD (SI)(R9*8), Y0
-	VBROADCASTSD (DX)(R9*8), Y1
-	XORQ AX, AX
+	VBROADCASTSD 8(SI)(R11*8), Y0 // v_{i+1}
+	VBROADCASTSD 8(DX)(R11*8), Y1 // w_{i+1}
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+	XORQ         AX, AX
+
+cols8:
+	CMPQ         AX, R8
+	JGE          cols4
+	VMOVUPD      (DI)(AX*8), Y4
+	VFNMADD231PD (DX)(AX*8), Y0, Y4
+	VFNMADD231PD (SI)(AX*8), Y1, Y4
+	VMOVUPD      Y4, (DI)(AX*8)
+	VFMADD231PD  (R12)(AX*8), Y4, Y2
+	VMOVUPD      32(DI)(AX*8), Y5
+	VFNMADD231PD 32(DX)(AX*8), Y0, Y5
+	VFNMADD231PD 32(SI)(AX*8), Y1, Y5
+	VMOVUPD      Y5, 32(DI)(AX*8)
+	VFMADD231PD  32(R12)(AX*8), Y5, Y3
+	ADDQ         $8, AX
+	JMP          cols8
 
 cols4:
-	CMPQ AX, R8
-	JGE  cols1
-	VMOVUPD (DI)(AX*8), Y2
-	VMOVUPD (DX)(AX*8), Y3
-	VMOVUPD (SI)(AX*8), Y4
-	VFNMADD231PD Y3, Y0, Y2
-	VFNMADD231PD Y4, Y1, Y2
-	VMOVUPD Y2, (DI)(AX*8)
-	ADDQ $4, AX
-	JMP  cols4
+	CMPQ         AX, R10
+	JGE          hsum
+	VMOVUPD      (DI)(AX*8), Y4
+	VFNMADD231PD (DX)(AX*8), Y0, Y4
+	VFNMADD231PD (SI)(AX*8), Y1, Y4
+	VMOVUPD      Y4, (DI)(AX*8)
+	VFMADD231PD  (R12)(AX*8), Y4, Y2
+	ADDQ         $4, AX
+
+hsum:
+	VADDPD       Y3, Y2, Y2
+	VEXTRACTF128 $1, Y2, X3
+	VADDPD       X3, X2, X2
+	VHADDPD      X2, X2, X2
 
 cols1:
-	CMPQ AX, CX
-	JGE  next
-	VMOVSD (DI)(AX*8), X2
-	VMOVSD (DX)(AX*8), X3
-	VMOVSD (SI)(AX*8), X4
-	VFNMADD231SD X3, X0, X2
-	VFNMADD231SD X4, X1, X2
-	VMOVSD X2, (DI)(AX*8)
-	INCQ AX
-	JMP  cols1
+	CMPQ         AX, CX
+	JGE          next
+	VMOVSD       (DI)(AX*8), X4
+	VFNMADD231SD (DX)(AX*8), X0, X4
+	VFNMADD231SD (SI)(AX*8), X1, X4
+	VMOVSD       X4, (DI)(AX*8)
+	VFMADD231SD  (R12)(AX*8), X4, X2
+	INCQ         AX
+	JMP          cols1
 
 next:
-	ADDQ BX, DI
-	INCQ R9
-	JMP  rows
+	VMOVSD X2, (R13)(R11*8)
+	ADDQ   BX, DI
+	INCQ   R11
+	JMP    rows
 
 done:
 	VZEROUPPER

@@ -16,9 +16,10 @@ func dot4x2(x []float64, ldx int, y []float64, ldy, n int, out *[8]float64) {
 	}
 }
 
-// rank2 sets A ← A − v·pᵀ − p·vᵀ for the n×n block A of a (row-major, stride
-// lda), by two Dger calls.
-func rank2(a []float64, lda, n int, v, p []float64) { rank2Ger(a, lda, n, v, p) }
+// rank2dot is rank2dotGo (lskernel_amd64.go documents it).
+func rank2dot(a []float64, lda, rows, n int, v, w, u, out []float64) {
+	rank2dotGo(a, lda, rows, n, v, w, u, out)
+}
 
 // gaussRow sets dst[i] = gauss(c·src[i]).
 func gaussRow(dst, src []float64, c float64) { gaussRowGo(dst, src, c) }

@@ -85,31 +85,39 @@ func BenchmarkAddGram(b *testing.B) {
 	})
 }
 
-// TestRank2 checks rank2 against the definition A − v·pᵀ − p·vᵀ on a
-// block inside a larger matrix (entries outside it must not change), for
-// sizes around the kernel's four-wide steps.
-func TestRank2(t *testing.T) {
+// TestRank2Dot checks rank2dot against its definition on a block inside a
+// larger matrix (entries outside it must not change), for row lengths
+// around the kernel's steps of eight and four.
+func TestRank2Dot(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, n := range []int{0, 1, 3, 4, 5, 9, 64, 99} {
-		lda := n + 3
-		a := make([]float64, lda*(n+1))
+	for _, n := range []int{1, 2, 3, 4, 5, 8, 9, 13, 64, 99} {
+		rows, lda := n-1, n+3
+		a := make([]float64, lda*(rows+1))
 		for i := range a {
 			a[i] = rng.NormFloat64()
 		}
-		v, p := make([]float64, n), make([]float64, n)
+		v, w, u := make([]float64, n), make([]float64, n), make([]float64, n)
 		for i := range v {
-			v[i], p[i] = rng.NormFloat64(), rng.NormFloat64()
+			v[i], w[i], u[i] = rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
 		}
 		want := append([]float64(nil), a...)
-		for i := 0; i < n; i++ {
-			for k := 0; k < n; k++ {
-				want[i*lda+k] -= v[i]*p[k] + p[i]*v[k]
+		wantOut := make([]float64, rows)
+		for i := 0; i < rows; i++ {
+			for c := 0; c < n; c++ {
+				want[i*lda+c] -= v[i+1]*w[c] + w[i+1]*v[c]
+				wantOut[i] += want[i*lda+c] * u[c]
 			}
 		}
-		rank2(a, lda, n, v, p)
+		out := make([]float64, rows)
+		rank2dot(a, lda, rows, n, v, w, u, out)
 		for i := range a {
 			if math.Abs(a[i]-want[i]) > 1e-14 {
 				t.Fatalf("n=%d: entry %d = %g, want %g", n, i, a[i], want[i])
+			}
+		}
+		for i := range out {
+			if math.Abs(out[i]-wantOut[i]) > 1e-13*float64(n) {
+				t.Fatalf("n=%d: product %d = %g, want %g", n, i, out[i], wantOut[i])
 			}
 		}
 	}

@@ -30,13 +30,14 @@ type ridgePath struct {
 	d, e, tau []float64
 	dd, ee    []float64
 	z, w      []float64 // workspace: Qᵀr (b), applyQ's (maxL)
+	tw        []float64 // tridiagonalize's workspace (3b)
 	// yt (maxL×b) holds θ_l in row l after solveReduced, for heldOut.
 	yt []float64
 }
 
 func newRidgePath(b, maxL int) *ridgePath {
 	p := &ridgePath{b: b, maxL: maxL, d: make([]float64, b), z: make([]float64, b),
-		w: make([]float64, maxL), yt: make([]float64, maxL*b)}
+		w: make([]float64, maxL), yt: make([]float64, maxL*b), tw: make([]float64, 3*b)}
 	if b > 1 {
 		p.e, p.tau = make([]float64, b-1), make([]float64, b-1)
 		p.dd, p.ee = make([]float64, b), make([]float64, b-1)
@@ -64,7 +65,7 @@ func (p *ridgePath) reduce(a []float64, minRidge float64) {
 		return
 	}
 	flushTiny(a, b, eps*minRidge/float64(b))
-	tridiagonalize(b, a, p.d, p.e, p.tau, p.z)
+	tridiagonalize(b, a, p.d, p.e, p.tau, p.tw)
 }
 
 // solveReduced is solve after reduce (or after a reduction restored into

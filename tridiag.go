@@ -35,30 +35,64 @@ import (
 // subdiagonal has τ = 0 and costs nothing; the Gram matrices of the
 // narrowest widths are diagonal after flushTiny, so their reductions are
 // nearly free.
-func tridiagonalize(b int, a, d, e, tau, p []float64) {
+func tridiagonalize(b int, a, d, e, tau, work []float64) {
 	for i := 0; i < b; i++ {
 		for j := 0; j < i; j++ {
 			a[j*b+i] = a[i*b+j]
 		}
 	}
+	p, q, u := work[:b], work[b:2*b], work[2*b:3*b]
+	ready := false // H_k and p = τ_k·A₂₂·v_k came with step k−1's update
 	for k := 0; k < b-1; k++ {
 		n1 := b - k - 1
-		// Row k right of the diagonal is column k below it (A is
-		// symmetric), and is contiguous.
 		row := a[k*b+k+1 : k*b+b]
-		beta, t := impl.Dlarfg(n1, row[0], row[min(1, n1-1):], 1)
-		d[k], e[k], tau[k] = a[k*b+k], beta, t
-		row[0] = 1
-		if t != 0 {
-			vv := blas64.Vector{N: n1, Inc: 1, Data: row}
-			pv := blas64.Vector{N: n1, Inc: 1, Data: p}
-			sub := blas64.General{Rows: n1, Cols: n1, Stride: b, Data: a[(k+1)*b+k+1:]}
-			blas64.Gemv(blas.NoTrans, t, sub, vv, 0, pv)
-			blas64.Axpy(-0.5*t*blas64.Dot(pv, vv), vv, pv)
-			rank2(sub.Data, b, n1, row, p)
+		if !ready {
+			householder(a, b, k, d, e, tau)
+			if tau[k] != 0 {
+				sub := blas64.General{Rows: n1, Cols: n1, Stride: b, Data: a[(k+1)*b+k+1:]}
+				blas64.Gemv(blas.NoTrans, tau[k], sub, blas64.Vector{N: n1, Inc: 1, Data: row}, 0, blas64.Vector{N: n1, Inc: 1, Data: p})
+			}
 		}
+		ready = false
+		t := tau[k]
+		if t == 0 {
+			continue
+		}
+		vv, pv := blas64.Vector{N: n1, Inc: 1, Data: row}, blas64.Vector{N: n1, Inc: 1, Data: p}
+		blas64.Axpy(-0.5*t*blas64.Dot(pv, vv), vv, pv)
+		// A₂₂ ← A₂₂ − v·wᵀ − w·vᵀ (w in p): its first row first, which
+		// gives H_{k+1}; then the other rows, each followed at once by its
+		// product with v_{k+1}, which is step k+1's p.
+		sub := a[(k+1)*b+k+1:]
+		first := sub[:n1]
+		v0, w0 := row[0], p[0]
+		for c := range first {
+			first[c] -= v0*p[c] + w0*row[c]
+		}
+		if n1 == 1 {
+			continue
+		}
+		householder(a, b, k+1, d, e, tau)
+		u[0] = 0
+		copy(u[1:n1], first[1:])
+		rank2dot(sub[b:], b, n1-1, n1, row, p, u, q)
+		for i, x := range q[:n1-1] {
+			p[i] = tau[k+1] * x
+		}
+		ready = true
 	}
 	d[b-1] = a[b*b-1]
+}
+
+// householder computes H_k from row k of a right of its diagonal (column
+// k below it), as Dlarfg: d[k], e[k] and tau[k] receive the diagonal
+// entry, β and τ, and the row the vector v_k with its leading one.
+func householder(a []float64, b, k int, d, e, tau []float64) {
+	n1 := b - k - 1
+	row := a[k*b+k+1 : k*b+b]
+	beta, t := impl.Dlarfg(n1, row[0], row[min(1, n1-1):], 1)
+	d[k], e[k], tau[k] = a[k*b+k], beta, t
+	row[0] = 1
 }
 
 // applyQT overwrites z (length b) with Qᵀz for the Q of tridiagonalize
@@ -100,14 +134,13 @@ func applyQ(b, L int, a, tau, yt, w []float64) {
 	}
 }
 
-// rank2Ger is rank2 by two Dger calls (lskernel_*.go).
-func rank2Ger(a []float64, lda, n int, v, p []float64) {
-	if n == 0 {
+// rank2dotGo is rank2dot by two Dger calls and a Dgemv (lskernel_*.go).
+func rank2dotGo(a []float64, lda, rows, n int, v, w, u, out []float64) {
+	if rows == 0 {
 		return
 	}
-	vv := blas64.Vector{N: n, Inc: 1, Data: v}
-	pv := blas64.Vector{N: n, Inc: 1, Data: p}
-	sub := blas64.General{Rows: n, Cols: n, Stride: lda, Data: a}
-	blas64.Ger(-1, vv, pv, sub)
-	blas64.Ger(-1, pv, vv, sub)
+	blk := blas64.General{Rows: rows, Cols: n, Stride: lda, Data: a}
+	blas64.Ger(-1, blas64.Vector{N: rows, Inc: 1, Data: v[1:]}, blas64.Vector{N: n, Inc: 1, Data: w}, blk)
+	blas64.Ger(-1, blas64.Vector{N: rows, Inc: 1, Data: w[1:]}, blas64.Vector{N: n, Inc: 1, Data: v}, blk)
+	blas64.Gemv(blas.NoTrans, 1, blk, blas64.Vector{N: n, Inc: 1, Data: u}, 0, blas64.Vector{N: rows, Inc: 1, Data: out})
 }
