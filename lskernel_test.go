@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// TestAddGram checks addGram (the tiles with AVX2, else the rows) and
-// dot4x2 against a plain triple loop, for shapes that exercise the
+// TestAddGram checks addGram (the tiles with AVX2, else the rows), the
+// rows alone (the fallback) and dot4x2 against a plain triple loop, for shapes that exercise the
 // remainder rows (b not a multiple of 4), the remainder points (m not a
 // multiple of 4) and several chunks, with sparse rows as narrow kernels
 // give them. Only the lower triangle may change.
@@ -34,10 +34,17 @@ func TestAddGram(t *testing.T) {
 				want[i*tc.b+j] += s
 			}
 		}
-		addGram(g, psi, tc.b, tc.m)
-		for i := range g {
-			if math.Abs(g[i]-want[i]) > 1e-12*float64(tc.m) {
-				t.Fatalf("b=%d m=%d: entry (%d,%d) %g, want %g", tc.b, tc.m, i/tc.b, i%tc.b, g[i], want[i])
+		g0 := append([]float64(nil), g...)
+		for name, add := range map[string]func(g, psi []float64, b, m int){
+			"addGram":     addGram,
+			"addGramRows": func(g, psi []float64, b, m int) { addGramRows(g, psi, b, m, 0) },
+		} {
+			copy(g, g0)
+			add(g, psi, tc.b, tc.m)
+			for i := range g {
+				if math.Abs(g[i]-want[i]) > 1e-12*float64(tc.m) {
+					t.Fatalf("%s, b=%d m=%d: entry (%d,%d) %g, want %g", name, tc.b, tc.m, i/tc.b, i%tc.b, g[i], want[i])
+				}
 			}
 		}
 		if tc.b < 4 || tc.m < 4 {
@@ -85,7 +92,8 @@ func BenchmarkAddGram(b *testing.B) {
 	})
 }
 
-// TestRank2Dot checks rank2dot against its definition on a block inside a
+// TestRank2Dot checks rank2dot and its fallback rank2dotGo against their
+// definition on a block inside a
 // larger matrix (entries outside it must not change), for row lengths
 // around the kernel's steps of eight and four.
 func TestRank2Dot(t *testing.T) {
@@ -108,22 +116,26 @@ func TestRank2Dot(t *testing.T) {
 				wantOut[i] += want[i*lda+c] * u[c]
 			}
 		}
-		out := make([]float64, rows)
-		rank2dot(a, lda, rows, n, v, w, u, out)
-		for i := range a {
-			if math.Abs(a[i]-want[i]) > 1e-14 {
-				t.Fatalf("n=%d: entry %d = %g, want %g", n, i, a[i], want[i])
+		a0 := append([]float64(nil), a...)
+		for name, f := range map[string]func(a []float64, lda, rows, n int, v, w, u, out []float64){"rank2dot": rank2dot, "rank2dotGo": rank2dotGo} {
+			copy(a, a0)
+			out := make([]float64, rows)
+			f(a, lda, rows, n, v, w, u, out)
+			for i := range a {
+				if math.Abs(a[i]-want[i]) > 1e-14 {
+					t.Fatalf("%s, n=%d: entry %d = %g, want %g", name, n, i, a[i], want[i])
+				}
 			}
-		}
-		for i := range out {
-			if math.Abs(out[i]-wantOut[i]) > 1e-13*float64(n) {
-				t.Fatalf("n=%d: product %d = %g, want %g", n, i, out[i], wantOut[i])
+			for i := range out {
+				if math.Abs(out[i]-wantOut[i]) > 1e-13*float64(n) {
+					t.Fatalf("%s, n=%d: product %d = %g, want %g", name, n, i, out[i], wantOut[i])
+				}
 			}
 		}
 	}
 }
 
-// TestGaussRow checks gaussRow against gauss (math.Exp with the cut-off)
+// TestGaussRow checks gaussRow and its fallback gaussRowGo against gauss (math.Exp with the cut-off)
 // entry by entry, across the cut-off and for lengths around the four-wide
 // steps.
 func TestGaussRow(t *testing.T) {
@@ -136,12 +148,14 @@ func TestGaussRow(t *testing.T) {
 		if n > 4 {
 			src[1], src[2], src[3] = 0, 345/0.5, 345/0.5*(1+1e-15)
 		}
-		dst := make([]float64, n)
-		gaussRow(dst, src, -0.5)
-		for i, v := range src {
-			want := gauss(-0.5 * v)
-			if math.Abs(dst[i]-want) > 4e-16*want || (want == 0) != (dst[i] == 0) {
-				t.Fatalf("n=%d: gaussRow at %g = %g, gauss %g", n, v, dst[i], want)
+		for name, f := range map[string]func(dst, src []float64, c float64){"gaussRow": gaussRow, "gaussRowGo": gaussRowGo} {
+			dst := make([]float64, n)
+			f(dst, src, -0.5)
+			for i, v := range src {
+				want := gauss(-0.5 * v)
+				if math.Abs(dst[i]-want) > 4e-16*want || (want == 0) != (dst[i] == 0) {
+					t.Fatalf("%s, n=%d: at %g = %g, gauss %g", name, n, v, dst[i], want)
+				}
 			}
 		}
 	}

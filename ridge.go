@@ -20,9 +20,10 @@ var impl gonum.Implementation
 // (tridiagonalize, as LAPACK's Dsytrd), computes z = Qᵀr once, and then for
 // every λ solves the tridiagonal positive definite system (T + λI)·y = z in
 // O(b) (Dpttrf, Dpttrs) before mapping back, θ = −Q·y, for all λ together.
-// Reducing A costs about 4b³/3 flops; an eigendecomposition would cost
-// several times more and a Cholesky factorisation per λ about 2.5 times
-// more for a grid of 10.
+// Reducing A costs about 2b³ flops in the full storage of tridiagonalize
+// (4b³/3 in symmetric storage); an eigendecomposition would cost several
+// times more and a Cholesky factorisation per λ, b³/3 each, more for a grid
+// of 10.
 //
 // A ridgePath holds the workspace for one goroutine.
 type ridgePath struct {
