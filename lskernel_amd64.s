@@ -72,6 +72,16 @@ sum:
 	VZEROUPPER
 	RET
 
+// R2DOT updates the four entries of the row at byte off past column AX
+// (DI the row, DX w, SI v, Y0 = v_{i+1}, Y1 = w_{i+1}), keeping them in
+// tmp, and adds their products with u (R12) to acc.
+#define R2DOT(off, tmp, acc) \
+	VMOVUPD      off(DI)(AX*8), tmp; \
+	VFNMADD231PD off(DX)(AX*8), Y0, tmp; \
+	VFNMADD231PD off(SI)(AX*8), Y1, tmp; \
+	VMOVUPD      tmp, off(DI)(AX*8); \
+	VFMADD231PD  off(R12)(AX*8), tmp, acc
+
 // func rank2dotAVX(a []float64, lda, rows, n int, v, w, u, out []float64)
 //
 // Row i < rows of the block: a[i·lda+c] −= v_{i+1}·w_c + w_{i+1}·v_c for
@@ -103,30 +113,18 @@ rows:
 	XORQ         AX, AX
 
 cols8:
-	CMPQ         AX, R8
-	JGE          cols4
-	VMOVUPD      (DI)(AX*8), Y4
-	VFNMADD231PD (DX)(AX*8), Y0, Y4
-	VFNMADD231PD (SI)(AX*8), Y1, Y4
-	VMOVUPD      Y4, (DI)(AX*8)
-	VFMADD231PD  (R12)(AX*8), Y4, Y2
-	VMOVUPD      32(DI)(AX*8), Y5
-	VFNMADD231PD 32(DX)(AX*8), Y0, Y5
-	VFNMADD231PD 32(SI)(AX*8), Y1, Y5
-	VMOVUPD      Y5, 32(DI)(AX*8)
-	VFMADD231PD  32(R12)(AX*8), Y5, Y3
-	ADDQ         $8, AX
-	JMP          cols8
+	CMPQ AX, R8
+	JGE  cols4
+	R2DOT(0, Y4, Y2)
+	R2DOT(32, Y5, Y3)
+	ADDQ $8, AX
+	JMP  cols8
 
 cols4:
-	CMPQ         AX, R10
-	JGE          hsum
-	VMOVUPD      (DI)(AX*8), Y4
-	VFNMADD231PD (DX)(AX*8), Y0, Y4
-	VFNMADD231PD (SI)(AX*8), Y1, Y4
-	VMOVUPD      Y4, (DI)(AX*8)
-	VFMADD231PD  (R12)(AX*8), Y4, Y2
-	ADDQ         $4, AX
+	CMPQ AX, R10
+	JGE  hsum
+	R2DOT(0, Y4, Y2)
+	ADDQ $4, AX
 
 hsum:
 	VADDPD       Y3, Y2, Y2

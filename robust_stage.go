@@ -280,20 +280,12 @@ func (c *robustCell) keep(j int) {
 }
 
 // linearSums adds the block's sums of ψℓᵀ and of the linear part's target
-// term r_ℓ = ∂_jℓ + ℓ·a for coordinate j (ψ in c.psi) to ls: ψℓᵀ by
-// addDots with AVX2, else by Dgemm.
+// term r_ℓ = ∂_jℓ + ℓ·a for coordinate j (ψ in c.psi) to ls.
 func (c *robustCell) linearSums(ls *linSums, blk block, j int) {
 	sd, lf := c.rs.sd, c.rs.lf
 	n, b, q := sd.n, sd.b, ls.q
 	lo, m := blk.lo, blk.rows()
-	if useAVX {
-		addDots(ls.cf[blk.fold], q, c.psi, m, b, lf.cols[lo:], n, q, m)
-	} else {
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas64.General{Rows: b, Cols: m, Stride: m, Data: c.psi},
-			blas64.General{Rows: m, Cols: q, Stride: q, Data: lf.rows[lo*q:]},
-			1, blas64.General{Rows: b, Cols: q, Stride: q, Data: ls.cf[blk.fold]})
-	}
+	addDots(ls.cf[blk.fold], q, c.psi, m, b, lf.cols[lo:], n, q, m)
 	rf := ls.rf[blk.fold]
 	rf[j] += float64(m) // Σ ∂_j x_j
 	if sd.aT != nil {
