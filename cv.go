@@ -4,9 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // partition is a random assignment of n rows to k folds whose sizes differ
@@ -48,7 +45,7 @@ type cvScorer struct {
 	path  *ridgePath
 	a, r  []float64 // training means of G (lower triangle) and h
 	theta []float64 // b×L, column l = θ̂ for ridge l
-	m     []float64 // b: G_f·θ̂_l
+	m     []float64 // b×L: G_f·θ̂_l in column l
 	full  []float64 // b×b: G_f in full storage
 	v     []float64 // L held-out sums of one fold
 	ok    []bool
@@ -62,7 +59,7 @@ func newCVScorer(b, L int) *cvScorer {
 		a:     make([]float64, b*b),
 		r:     make([]float64, b),
 		theta: make([]float64, b*L),
-		m:     make([]float64, b),
+		m:     make([]float64, b*L),
 		full:  make([]float64, b*b),
 		v:     make([]float64, L),
 		ok:    make([]bool, L),
@@ -90,27 +87,26 @@ func (s *cvScorer) means(gTot, hTot, g, h []float64, inv float64) {
 //	v_l = θ̂_lᵀ·G_f·θ̂_l + 2θ̂_lᵀh_f,
 //
 // for l < L, with g (lower triangle) and h the fold's sums of ψψᵀ and r.
-// G_f is copied into full storage once, so that each G_f·θ̂_l is one call
-// of gonum's vectorised Dgemv. A candidate whose solve failed (s.ok false)
-// gets +Inf.
+// G_f is copied into full storage once, so that the products G_f·θ̂_l of
+// all L candidates are one call of addDots. A candidate whose solve failed
+// (s.ok false) gets +Inf.
 func (s *cvScorer) heldOut(g, h []float64, L int) {
-	b, full, m := s.b, s.full, s.m[:s.b]
+	b, full, m := s.b, s.full, s.m[:s.b*L]
 	for i := 0; i < b; i++ {
 		for j, v := range g[i*b : i*b+i+1] {
 			full[i*b+j], full[j*b+i] = v, v
 		}
 	}
-	gm := blas64.General{Rows: b, Cols: b, Stride: b, Data: full}
+	clear(m)
+	addDots(m, L, full, b, b, s.path.yt, b, L, b) // m[i·L+l] = (G_f·θ̂_l)_i
 	for l := 0; l < L; l++ {
 		if !s.ok[l] {
 			s.v[l] = math.Inf(1)
 			continue
 		}
-		y := s.path.yt[l*b : (l+1)*b]
-		blas64.Gemv(blas.NoTrans, 1, gm, blas64.Vector{N: b, Inc: 1, Data: y}, 0, blas64.Vector{N: b, Inc: 1, Data: m})
 		var v float64
-		for i, yi := range y {
-			v += yi * (m[i] + 2*h[i])
+		for i, yi := range s.path.yt[l*b : (l+1)*b] {
+			v += yi * (m[i*L+l] + 2*h[i])
 		}
 		s.v[l] = v
 	}

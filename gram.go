@@ -75,10 +75,10 @@ func addGramTiles(g, psi []float64, b, m int) {
 // addDots adds to c[i·ldc+j] the dot products over n points of row i of x
 // (rows ldx apart) with row j of y (rows ldy apart), for i < nx and j < ny:
 // C += X·Yᵀ. With AVX2 it runs 4×2 tiles of dot4x2 over chunks of
-// gramChunk points, with the remainder rows and points in Go, at about
-// three times the rate of gonum's Dgemm, which it runs otherwise. It
-// serves the products of the basis with the robust variant's linear
-// features (robust_stage.go).
+// gramChunk points (an odd last row of y paired with itself), with the
+// remainder rows and points in Go, at about three times the rate of
+// gonum's Dgemm, which it runs otherwise. It serves the products of the
+// basis with the robust variant's linear features (robust_stage.go).
 func addDots(c []float64, ldc int, x []float64, ldx, nx int, y []float64, ldy, ny, n int) {
 	if nx == 0 || ny == 0 {
 		return
@@ -102,13 +102,19 @@ func addDots(c []float64, ldc int, x []float64, ldx, nx int, y []float64, ldy, n
 					c[(i+a)*ldc+j+1] += out[2*a+1]
 				}
 			}
+			if ny2 < ny { // the last row of y, twice (the linear part's constant)
+				dot4x2(x[i*ldx+p0:], ldx, y[ny2*ldy+p0:], 0, w, &out)
+				for a := 0; a < 4; a++ {
+					c[(i+a)*ldc+ny2] += out[2*a]
+				}
+			}
 		}
 	}
 	for i := 0; i < nx; i++ {
 		xi := x[i*ldx : i*ldx+n]
 		for j := 0; j < ny; j++ {
 			from := 0
-			if i < nx4 && j < ny2 {
+			if i < nx4 {
 				from = n4 // the tiles covered the first n4 points
 			}
 			var s float64

@@ -53,19 +53,24 @@ func (ls *linSums) resetFolds() {
 type linScorer struct {
 	*cvScorer
 	c, lm, rl []float64 // training means of the linear part
+	lsym      *mat.SymDense
 	chol      mat.Cholesky
+	u, uinv   mat.TriDense
 	coef      []float64 // q×L coefficients of the linear part
-	y         mat.Dense // b×q: C·U⁻¹
+	yp, z     []float64 // b×q', q' = q rounded up to 4: C·U⁻¹; q: U⁻ᵀr_ℓ
+	kept      *cellFits // if not nil, scores leaves every fold's fits here
 }
 
 func newLinScorer(b, L, q int) *linScorer {
-	return &linScorer{cvScorer: newCVScorer(b, L),
-		c: make([]float64, b*q), lm: make([]float64, q*q), rl: make([]float64, q), coef: make([]float64, q*L)}
+	return &linScorer{cvScorer: newCVScorer(b, L), lsym: mat.NewSymDense(q, nil),
+		c: make([]float64, b*q), lm: make([]float64, q*q), rl: make([]float64, q), coef: make([]float64, q*L),
+		yp: make([]float64, b*((q+3)&^3)), z: make([]float64, q)}
 }
 
-// scores is cvScorer.scores for the model with the linear part: the
-// held-out score adds the linear part's terms (linScore). If ℓℓᵀ is
-// singular on some training set, every candidate scores +Inf.
+// scores is cvScorer.scores for the robust stages: with lin not nil, the
+// model has the linear part and the held-out score adds its terms
+// (linScore); if ℓℓᵀ is singular on some training set, every candidate
+// scores +Inf. If s.kept is not nil, every fold's fits are left in it.
 func (s *linScorer) scores(part partition, gf, hf [][]float64, gTot, hTot []float64, lin *linSums, ridges, out []float64) {
 	L, k, n := len(ridges), part.folds(), part.rows()
 	clear(out)
@@ -73,29 +78,75 @@ func (s *linScorer) scores(part partition, gf, hf [][]float64, gTot, hTot []floa
 		nf := float64(part.size(f))
 		inv := 1 / (float64(n) - nf)
 		s.means(gTot, hTot, gf[f], hf[f], inv)
-		if !s.profile(lin, f, inv) {
-			for l := range out {
-				out[l] = math.Inf(1)
+		if lin != nil {
+			if !s.profile(lin, f, inv) {
+				for l := range out {
+					out[l] = math.Inf(1)
+				}
+				return
 			}
-			return
+			if s.kept != nil {
+				s.linearCoefs(lin, s.zero[:s.b], 1) // the null model: a0 = −Lm⁻¹ r_ℓ
+				copy(s.kept.a0[f], s.coef[:lin.q])
+			}
 		}
 		theta := s.theta[:s.b*L]
 		s.path.solve(s.a, s.r, ridges, theta, s.ok)
-		s.linearCoefs(lin, theta, L)
+		if lin != nil {
+			s.linearCoefs(lin, theta, L)
+		}
 		s.heldOut(gf[f], hf[f], L)
 		for l, v := range s.v[:L] {
-			if s.ok[l] {
+			if lin != nil && s.ok[l] {
 				v += linScore(lin, f, s.coef, theta, s.b, L, l)
 			}
 			out[l] += v / nf / float64(k)
+		}
+		if s.kept != nil {
+			copy(s.kept.theta[f], theta)
+			if lin != nil {
+				copy(s.kept.a[f], s.coef[:lin.q*L])
+			}
 		}
 	}
 	infForNaN(out)
 }
 
+// cellFits are the training fits of every fold of one cell for every
+// ridge, as linScorer.scores leaves them: theta[f] (b×L), and with the
+// linear part a[f] (q×L) and the null model's linear part a0[f] (q).
+type cellFits struct {
+	b, q, L      int
+	theta, a, a0 [][]float64
+}
+
+func newCellFits(b, q, L, k int) *cellFits {
+	c := &cellFits{b: b, q: q, L: L, theta: make([][]float64, k), a: make([][]float64, k), a0: make([][]float64, k)}
+	for f := 0; f < k; f++ {
+		c.theta[f], c.a[f], c.a0[f] = make([]float64, b*L), make([]float64, q*L), make([]float64, q)
+	}
+	return c
+}
+
+// copyFold sets dst to the fits of fold f for ridge index l; dst.a and
+// dst.a0 are left alone when they are nil (no linear part).
+func (c *cellFits) copyFold(dst foldFit, f, l int) {
+	for i := range dst.theta {
+		dst.theta[i] = c.theta[f][i*c.L+l]
+	}
+	for i := range dst.a {
+		dst.a[i] = c.a[f][i*c.L+l]
+	}
+	copy(dst.a0, c.a0[f])
+}
+
 // profile forms the training means of the linear part for fold f (f < 0:
 // all rows, with inv = 1/n), factorises ℓℓᵀ and replaces s.a and s.r by
 // their Schur complements. It reports false if ℓℓᵀ is singular.
+//
+// With Lm = UᵀU, C·Lm⁻¹·Cᵀ = Y·Yᵀ for Y = C·U⁻¹ (b×q), whose lower
+// triangle addGram forms (Y padded with zero columns to a multiple of
+// four, in s.full, which heldOut overwrites later).
 func (s *linScorer) profile(lin *linSums, f int, inv float64) bool {
 	b, q := s.b, lin.q
 	sub := func(dst, tot []float64, fold [][]float64) {
@@ -110,7 +161,6 @@ func (s *linScorer) profile(lin *linSums, f int, inv float64) bool {
 	sub(s.c, lin.cTot, lin.cf)
 	sub(s.lm, lin.lTot, lin.lf)
 	sub(s.rl, lin.rTot, lin.rf)
-	lsym := mat.NewSymDense(q, nil)
 	var tr float64
 	for i := 0; i < q; i++ {
 		tr += s.lm[i*q+i]
@@ -121,35 +171,49 @@ func (s *linScorer) profile(lin *linSums, f int, inv float64) bool {
 			if i == j {
 				v += 1e-12 * tr // keeps collinear columns solvable
 			}
-			lsym.SetSym(i, j, v)
+			s.lsym.SetSym(i, j, v)
 		}
 	}
-	if !s.chol.Factorize(lsym) {
+	if !s.chol.Factorize(s.lsym) {
 		return false
 	}
-	// C·Lm⁻¹·Cᵀ = (C·U⁻¹)(C·U⁻¹)ᵀ with Lm = UᵀU.
-	var u, uinv mat.TriDense
-	s.chol.UTo(&u)
-	if err := uinv.InverseTri(&u); err != nil {
+	s.chol.UTo(&s.u)
+	if err := s.uinv.InverseTri(&s.u); err != nil {
 		return false
 	}
-	s.y.Reset()
-	s.y.Mul(mat.NewDense(b, q, s.c), &uinv)
-	var z mat.VecDense // U⁻ᵀ r_ℓ
-	z.MulVec(uinv.T(), mat.NewVecDense(q, s.rl))
+	ui := s.uinv.RawTriangular()
+	qp := (q + 3) &^ 3
+	y := s.yp[:b*qp]
 	for i := 0; i < b; i++ {
-		yi := s.y.RawRowView(i)
-		for j := 0; j <= i; j++ {
-			yj := s.y.RawRowView(j)
-			var dot float64
-			for c := range yi {
-				dot += yi[c] * yj[c]
+		ci, yi := s.c[i*q:(i+1)*q], y[i*qp:(i+1)*qp]
+		for c := 0; c < q; c++ {
+			var v float64
+			for e := 0; e <= c; e++ {
+				v += ci[e] * ui.Data[e*ui.Stride+c]
 			}
-			s.a[i*b+j] -= dot
+			yi[c] = v
+		}
+	}
+	for c := 0; c < q; c++ { // z = U⁻ᵀ r_ℓ
+		var v float64
+		for e := 0; e <= c; e++ {
+			v += ui.Data[e*ui.Stride+c] * s.rl[e]
+		}
+		s.z[c] = v
+	}
+	t := s.full
+	for i := 0; i < b; i++ {
+		clear(t[i*b : i*b+i+1])
+	}
+	addGram(t, y, b, qp)
+	for i := 0; i < b; i++ {
+		ai, ti := s.a[i*b:i*b+i+1], t[i*b:i*b+i+1]
+		for j, v := range ti {
+			ai[j] -= v
 		}
 		var dz float64
-		for c, v := range yi {
-			dz += v * z.AtVec(c)
+		for c, v := range y[i*qp : i*qp+q] {
+			dz += v * s.z[c]
 		}
 		s.r[i] -= dz
 	}
@@ -239,34 +303,4 @@ func (s *linScorer) nullRefit(lin *linSums, n int) []float64 {
 // model is f = 0).
 type foldFit struct {
 	theta, a, a0 []float64
-	ok           bool
-}
-
-// foldFits returns the training fit of every fold for one ridge; lin is
-// nil for a model without the linear part.
-func (s *linScorer) foldFits(part partition, gf, hf [][]float64, gTot, hTot []float64, lin *linSums, ridge float64) []foldFit {
-	n := part.rows()
-	out := make([]foldFit, part.folds())
-	for f := range out {
-		inv := 1 / float64(n-part.size(f))
-		s.means(gTot, hTot, gf[f], hf[f], inv)
-		if lin != nil {
-			if !s.profile(lin, f, inv) {
-				continue
-			}
-			s.linearCoefs(lin, s.zero[:s.b], 1) // the null model: a0 = −Lm⁻¹ r_ℓ
-			out[f].a0 = append([]float64(nil), s.coef[:lin.q]...)
-		}
-		theta := make([]float64, s.b)
-		s.path.solve(s.a, s.r, []float64{ridge}, theta, s.ok[:1])
-		if !s.ok[0] {
-			continue
-		}
-		out[f].theta, out[f].ok = theta, true
-		if lin != nil {
-			s.linearCoefs(lin, theta, 1)
-			out[f].a = append([]float64(nil), s.coef[:lin.q]...)
-		}
-	}
-	return out
 }

@@ -101,8 +101,8 @@ func TestNullTestIdleWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	for j := 0; j < 4; j++ {
-		m0, n0, err0 := rs.cellOf(0).(*robustCell).perRow(j, choices[j].w, choices[j].l)
-		m1, n1, err1 := rs.cellOf(1).(*robustCell).perRow(j, choices[j].w, choices[j].l)
+		m0, n0, err0 := rs.cellOf(0).(*robustCell).perRow(j, choices[j].w)
+		m1, n1, err1 := rs.cellOf(1).(*robustCell).perRow(j, choices[j].w)
 		if err0 != nil || err1 != nil {
 			t.Fatal(err0, err1)
 		}
@@ -110,6 +110,66 @@ func TestNullTestIdleWorker(t *testing.T) {
 			if m0[p] != m1[p] || n0[p] != n1[p] {
 				t.Fatalf("coordinate %d, row %d: losses %g, %g from the busy worker, %g, %g from the idle one", j, p, m0[p], n0[p], m1[p], n1[p])
 			}
+		}
+	}
+}
+
+// TestKeptFoldFits checks that the fold fits the sweep keeps for the null
+// test are those of every coordinate's chosen width and ridge, not of the
+// last width scored: a sweep over the chosen width and ridge alone keeps
+// the same fits, up to the rounding of the reduction's flush threshold,
+// which depends on the smallest ridge.
+func TestKeptFoldFits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	x, _, err := Artificial{Dist: SubGaussian, N: 200, D: 4}.Sample(rand.NewPCG(4, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, linear := range []bool{true, false} {
+		st := robustStage{stage: stage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 16, 0, 4)),
+			widths: []float64{4, 1.5, 0.7, 0.3}, ridges: []float64{1, 0.1, 1e-2, 1e-3}, part: newPartition(rng, 200, 4)},
+			linear: linear, nullZ: 1}
+		sweepOf := func(widths, ridges []float64) (*robustSweep, []choice) {
+			t.Helper()
+			s := st
+			s.widths, s.ridges = widths, ridges
+			sd, err := newStageData(context.Background(), 1, s.x, nil, s.centers, s.x, s.centers, s.part, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs := newRobustSweep(&s, sd, 1)
+			choices, err := sweep(context.Background(), &plan{workers: 1}, sd, widths, len(ridges), kernelNoSelf, rs.cellOf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rs, choices
+		}
+		rs, choices := sweepOf(st.widths, st.ridges)
+		notLast := 0
+		for j, ch := range choices {
+			if ch.w != len(st.widths)-1 || ch.l != len(st.ridges)-1 {
+				notLast++
+			}
+			one, _ := sweepOf(st.widths[ch.w:ch.w+1], st.ridges[ch.l:ch.l+1])
+			for f, ff := range rs.fits[j] {
+				want := one.fits[j][f]
+				for _, pair := range [][2][]float64{{ff.theta, want.theta}, {ff.a, want.a}, {ff.a0, want.a0}} {
+					if len(pair[0]) != len(pair[1]) {
+						t.Fatalf("linear %v: lengths %d and %d", linear, len(pair[0]), len(pair[1]))
+					}
+					for i, v := range pair[0] {
+						if math.Abs(v-pair[1][i]) > 1e-9*(1+math.Abs(pair[1][i])) {
+							t.Fatalf("linear %v, coordinate %d, fold %d: kept %v, want %v", linear, j, f, pair[0], pair[1])
+						}
+					}
+				}
+				if linear == (ff.a == nil) {
+					t.Fatalf("linear %v: linear part %v", linear, ff.a)
+				}
+			}
+		}
+		if notLast == 0 {
+			t.Fatalf("linear %v: every coordinate chose the last candidate; the test shows nothing", linear)
 		}
 	}
 }

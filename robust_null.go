@@ -16,14 +16,14 @@ import (
 func (rs *robustSweep) nullTest(ctx context.Context, workers int, choices []choice) ([]bool, error) {
 	st, sd := rs.st, rs.sd
 	isNull := make([]bool, sd.d)
-	if !(st.nullZ > 0) && st.lossOut == nil && st.zOut == nil {
+	if !st.testsNull() {
 		return isNull, nil
 	}
 	d := sd.d
 	losses := make([][]float64, 2*d) // the model's, then the null model's
 	z := make([]float64, d)
 	err := parallelFor(ctx, workers, sd.d, func(wk, j int) error {
-		model, null, err := rs.cellOf(wk).(*robustCell).perRow(j, choices[j].w, choices[j].l)
+		model, null, err := rs.cellOf(wk).(*robustCell).perRow(j, choices[j].w)
 		if err != nil {
 			return err
 		}
@@ -77,10 +77,10 @@ func keepAtLeast(isNull []bool, z []float64, k int) {
 }
 
 // perRow returns, in fold order, every row's held-out loss
-// f² + 2(∂_j f + f·a) under the model with the chosen width index w and
-// ridge index l, and under the null model, each row predicted by the fit
-// without its fold.
-func (c *robustCell) perRow(j, w, l int) (model, null []float64, err error) {
+// f² + 2(∂_j f + f·a) under the model with the chosen width index w (and
+// the chosen ridge, whose fold fits the sweep kept in rs.fits), and under
+// the null model, each row predicted by the fit without its fold.
+func (c *robustCell) perRow(j, w int) (model, null []float64, err error) {
 	rs := c.rs
 	sd, st := rs.sd, rs.st
 	n, b, sigma := sd.n, sd.b, st.widths[w]
@@ -94,30 +94,13 @@ func (c *robustCell) perRow(j, w, l int) (model, null []float64, err error) {
 		}
 		c.ktWidth = w
 	}
-	s, ls := c.one, c.oneLin
-	for _, blk := range sd.blocks {
-		c.addTo(s, ls, c.kt[blk.lo:], n, blk, j, sigma)
-	}
-	s.totals(c.g, c.h, true)
-	if ls != nil {
-		ls.totals()
-	}
-	fits := c.cv.foldFits(sd.part, s.gf, s.hf, c.g, c.h, ls, st.ridges[l])
-	s.reset()
-	if ls != nil {
-		ls.resetFolds()
-	}
-
 	var aj []float64
 	if sd.aT != nil {
 		aj = sd.aT[j*n : (j+1)*n]
 	}
 	xj, cj, curv := sd.xT[j*n:(j+1)*n], sd.cT.RawRowView(j), rs.curv(j, sigma)
 	model, null = make([]float64, n), make([]float64, n)
-	for f, ff := range fits {
-		if !ff.ok {
-			return nil, nil, errNullTest(st.name, j)
-		}
+	for f, ff := range rs.fits[j] {
 		for p := sd.part.bounds[f]; p < sd.part.bounds[f+1]; p++ {
 			var fv, df float64
 			for k := 0; k < b; k++ {
@@ -130,8 +113,9 @@ func (c *robustCell) perRow(j, w, l int) (model, null []float64, err error) {
 				df += ff.theta[k] * (diff*diff*curv - 1) * kv
 			}
 			var f0, df0 float64
-			if ls != nil {
-				for col, v := range rs.lf.rows[p*ls.q : (p+1)*ls.q] {
+			if rs.lf != nil {
+				q := rs.lf.q
+				for col, v := range rs.lf.rows[p*q : (p+1)*q] {
 					fv += ff.a[col] * v
 					f0 += ff.a0[col] * v
 				}

@@ -2,7 +2,6 @@ package ngca
 
 import (
 	"context"
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -145,7 +144,10 @@ type robustSweep struct {
 	lins         []*linSums   // per coordinate; nil without the linear part
 	best         *bestSums
 	bestC, bestR [][]float64 // the linear part's totals at the best width
-	cells        []*robustCell
+	// fits are every coordinate's fold fits at its best candidate so far,
+	// for the null test (nil if the stage has none).
+	fits  [][]foldFit
+	cells []*robustCell
 }
 
 func newRobustSweep(st *robustStage, sd *stageData, workers int) *robustSweep {
@@ -171,7 +173,26 @@ func newRobustSweep(st *robustStage, sd *stageData, workers int) *robustSweep {
 			rs.bestC[j], rs.bestR[j] = make([]float64, sd.b*rs.lf.q), make([]float64, rs.lf.q)
 		}
 	}
+	if st.testsNull() {
+		rs.fits = make([][]foldFit, sd.d)
+		for j := range rs.fits {
+			rs.fits[j] = make([]foldFit, sd.part.folds())
+			for f := range rs.fits[j] {
+				ff := &rs.fits[j][f]
+				ff.theta = make([]float64, sd.b)
+				if rs.lf != nil {
+					ff.a, ff.a0 = make([]float64, rs.lf.q), make([]float64, rs.lf.q)
+				}
+			}
+		}
+	}
 	return rs
+}
+
+// testsNull reports whether the stage runs the null test: for its
+// decision, its z-scores or its per-row losses.
+func (st *robustStage) testsNull() bool {
+	return st.nullZ > 0 || st.lossOut != nil || st.zOut != nil
 }
 
 // newLinSums returns zero sums of the linear part of one coordinate.
@@ -200,12 +221,10 @@ type robustCell struct {
 	psi  []float64 // b×rows basis values of a block
 	g, h []float64 // the totals of the last scored coordinate
 	lin  *linSums  // the linear sums of the last scored coordinate
+	row  []float64 // the scores of the last scored coordinate
 	cv   *linScorer
-	// The null test's workspace: one coordinate's sums (one, oneLin) and
-	// the kernel matrix kt (b×n) at the width index ktWidth (−1: none),
-	// shared by coordinates of the same width.
-	one     *coordSums
-	oneLin  *linSums
+	// The null test's workspace: the kernel matrix kt (b×n) at the width
+	// index ktWidth (−1: none), shared by coordinates of the same width.
 	kt      []float64
 	ktWidth int
 }
@@ -217,53 +236,43 @@ func (rs *robustSweep) cellOf(w int) cell {
 			q = rs.lf.q
 		}
 		c := &robustCell{rs: rs, psi: make([]float64, sd.b*sd.maxBlock()), g: make([]float64, sd.b*sd.b),
-			h: make([]float64, sd.b), cv: newLinScorer(sd.b, len(rs.st.ridges), q), one: newCoordSums(sd, true), ktWidth: -1}
-		if rs.lf != nil {
-			c.oneLin = rs.newLinSums()
+			h: make([]float64, sd.b), cv: newLinScorer(sd.b, len(rs.st.ridges), q), ktWidth: -1}
+		if rs.fits != nil {
+			c.cv.kept = newCellFits(sd.b, q, len(rs.st.ridges), sd.part.folds())
 		}
 		rs.cells[w] = c
 	}
 	return rs.cells[w]
 }
 
-// addTo adds the rows of the block to the sums s and ls (nil without the
-// linear part) of coordinate j at width sigma.
-func (c *robustCell) addTo(s *coordSums, ls *linSums, kt []float64, ldk int, blk block, j int, sigma float64) {
-	s.add(c.rs.sd, c.psi, kt, ldk, blk, j, c.rs.curv(j, sigma), true)
-	if ls != nil {
+// linSumsOf returns the linear part's sums of coordinate j, or nil
+// without the linear part.
+func (rs *robustSweep) linSumsOf(j int) *linSums {
+	if rs.lins == nil {
+		return nil
+	}
+	return rs.lins[j]
+}
+
+func (c *robustCell) add(kt []float64, ldk int, blk block, j, w int, sigma float64) {
+	c.rs.sums[j].add(c.rs.sd, c.psi, kt, ldk, blk, j, c.rs.curv(j, sigma), true)
+	if ls := c.rs.linSumsOf(j); ls != nil {
 		c.linearSums(ls, blk, j)
 	}
 }
 
-func (c *robustCell) add(kt []float64, ldk int, blk block, j, w int, sigma float64) {
-	var ls *linSums
-	if c.rs.lins != nil {
-		ls = c.rs.lins[j]
-	}
-	c.addTo(c.rs.sums[j], ls, kt, ldk, blk, j, sigma)
-}
-
-// scoreSums sets out to the held-out scores of the sums s and ls at the
-// given ridges, leaving their totals in c.g, c.h and ls.
-func (c *robustCell) scoreSums(s *coordSums, ls *linSums, out []float64) {
-	s.totals(c.g, c.h, true)
-	part, ridges := c.rs.sd.part, c.rs.st.ridges
-	c.lin = ls
-	if ls == nil {
-		c.cv.cvScorer.scores(part, s.gf, s.hf, c.g, c.h, ridges, out, nil, nil)
-		return
-	}
-	ls.totals()
-	c.cv.scores(part, s.gf, s.hf, c.g, c.h, ls, ridges, out)
-}
-
+// score sets row to the held-out scores of coordinate j at every ridge,
+// leaving the totals of its sums in c.g, c.h and c.lin and the scores in
+// c.row for keep, and resets the sums for the next width.
 func (c *robustCell) score(j, w int, sigma float64, row []float64) {
-	var ls *linSums
-	if c.rs.lins != nil {
-		ls = c.rs.lins[j]
+	s, ls := c.rs.sums[j], c.rs.linSumsOf(j)
+	s.totals(c.g, c.h, true)
+	c.lin, c.row = ls, row
+	if ls != nil {
+		ls.totals()
 	}
-	c.scoreSums(c.rs.sums[j], ls, row)
-	c.rs.sums[j].reset()
+	c.cv.scores(c.rs.sd.part, s.gf, s.hf, c.g, c.h, ls, c.rs.st.ridges, row)
+	s.reset()
 	if ls != nil {
 		ls.resetFolds()
 	}
@@ -276,6 +285,18 @@ func (c *robustCell) keep(j int) {
 	if c.lin != nil {
 		copy(rs.bestC[j], c.lin.cTot)
 		copy(rs.bestR[j], c.lin.rTot)
+	}
+	if rs.fits != nil {
+		// choice.update made the row's first minimum the choice.
+		l := 0
+		for i, v := range c.row {
+			if v < c.row[l] {
+				l = i
+			}
+		}
+		for f, ff := range rs.fits[j] {
+			c.cv.kept.copyFold(ff, f, l)
+		}
 	}
 }
 
@@ -323,10 +344,4 @@ func columns(a *mat.Dense, cols []int) *mat.Dense {
 		}
 	}
 	return out
-}
-
-// errNullTest reports a fold fit of the null test that failed although the
-// same candidate succeeded in cross-validation.
-func errNullTest(name string, j int) error {
-	return fmt.Errorf("%w: stage %q, coordinate %d: a fold fit of the null test failed", ErrSingular, name, j)
 }
