@@ -3,6 +3,8 @@ package ngca
 import (
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -58,13 +60,14 @@ type linScorer struct {
 	u, uinv   mat.TriDense
 	coef      []float64 // q×L coefficients of the linear part
 	yp, z     []float64 // b×q', q' = q rounded up to 4: C·U⁻¹; q: U⁻ᵀr_ℓ
+	lt        []float64 // q×L: addLinScores's workspace
 	kept      *cellFits // if not nil, scores leaves every fold's fits here
 }
 
 func newLinScorer(b, L, q int) *linScorer {
 	return &linScorer{cvScorer: newCVScorer(b, L), lsym: mat.NewSymDense(q, nil),
 		c: make([]float64, b*q), lm: make([]float64, q*q), rl: make([]float64, q), coef: make([]float64, q*L),
-		yp: make([]float64, b*((q+3)&^3)), z: make([]float64, q)}
+		yp: make([]float64, b*((q+3)&^3)), z: make([]float64, q), lt: make([]float64, q*L)}
 }
 
 // scores is cvScorer.scores for the robust stages: with lin not nil, the
@@ -96,10 +99,10 @@ func (s *linScorer) scores(part partition, gf, hf [][]float64, gTot, hTot []floa
 			s.linearCoefs(lin, theta, L)
 		}
 		s.heldOut(gf[f], hf[f], L)
+		if lin != nil {
+			s.addLinScores(lin, f, theta, L)
+		}
 		for l, v := range s.v[:L] {
-			if lin != nil && s.ok[l] {
-				v += linScore(lin, f, s.coef, theta, s.b, L, l)
-			}
 			out[l] += v / nf / float64(k)
 		}
 		if s.kept != nil {
@@ -221,53 +224,46 @@ func (s *linScorer) profile(lin *linSums, f int, inv float64) bool {
 }
 
 // linearCoefs sets s.coef (q×L) to the linear part a_λ = −Lm⁻¹(r_ℓ + Cᵀθ_λ)
-// for every column of theta (b×L), after a successful profile.
+// for every column of theta (b×L), after a successful profile: two
+// triangular solves with its Cholesky factor, as Dpotrs.
 func (s *linScorer) linearCoefs(lin *linSums, theta []float64, L int) {
 	b, q := s.b, lin.q
-	rhs := mat.NewDense(q, L, nil)
+	coef := blas64.General{Rows: q, Cols: L, Stride: L, Data: s.coef[:q*L]}
 	for c := 0; c < q; c++ {
 		for l := 0; l < L; l++ {
-			v := s.rl[c]
-			for i := 0; i < b; i++ {
-				v += s.c[i*q+c] * theta[i*L+l]
-			}
-			rhs.Set(c, l, -v)
+			coef.Data[c*L+l] = -s.rl[c]
 		}
 	}
-	var sol mat.Dense
-	if err := s.chol.SolveTo(&sol, rhs); err != nil {
-		clear(s.coef)
-		return
-	}
-	for c := 0; c < q; c++ {
-		for l := 0; l < L; l++ {
-			s.coef[c*L+l] = sol.At(c, l)
-		}
-	}
+	blas64.Gemm(blas.Trans, blas.NoTrans, -1, blas64.General{Rows: b, Cols: q, Stride: q, Data: s.c},
+		blas64.General{Rows: b, Cols: L, Stride: L, Data: theta}, 1, coef)
+	u := s.u.RawTriangular()
+	blas64.Trsm(blas.Left, blas.Trans, 1, u, coef)
+	blas64.Trsm(blas.Left, blas.NoTrans, 1, u, coef)
 }
 
-// linScore is the linear part's contribution to the held-out score of
-// column l on fold f: 2θᵀC_f a + aᵀL_f a + 2aᵀr_f (sums over the fold).
-func linScore(lin *linSums, f int, a, theta []float64, b, L, l int) float64 {
-	q := lin.q
-	cf, lf, rf := lin.cf[f], lin.lf[f], lin.rf[f]
-	var v float64
-	for c := 0; c < q; c++ {
-		ac := a[c*L+l]
-		if ac == 0 {
+// addLinScores adds to s.v[l], for every candidate l < L that solved, the
+// linear part's contribution to its held-out score on fold f,
+// 2θᵀC_f a + aᵀL_f a + 2aᵀr_f (sums over the fold), with θ in theta (b×L)
+// and a in s.coef (q×L).
+func (s *linScorer) addLinScores(lin *linSums, f int, theta []float64, L int) {
+	b, q := s.b, lin.q
+	// t = 2·C_fᵀΘ + L_f·A (q×L); the score is Σ_c a_c·(t_c + 2r_f,c).
+	t := blas64.General{Rows: q, Cols: L, Stride: L, Data: s.lt[:q*L]}
+	a := blas64.General{Rows: q, Cols: L, Stride: L, Data: s.coef[:q*L]}
+	blas64.Gemm(blas.Trans, blas.NoTrans, 2, blas64.General{Rows: b, Cols: q, Stride: q, Data: lin.cf[f]},
+		blas64.General{Rows: b, Cols: L, Stride: L, Data: theta}, 0, t)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: q, Cols: q, Stride: q, Data: lin.lf[f]}, a, 1, t)
+	rf := lin.rf[f]
+	for l := 0; l < L; l++ {
+		if !s.ok[l] {
 			continue
 		}
-		var ct float64
-		for i := 0; i < b; i++ {
-			ct += cf[i*q+c] * theta[i*L+l]
+		var v float64
+		for c := 0; c < q; c++ {
+			v += a.Data[c*L+l] * (t.Data[c*L+l] + 2*rf[c])
 		}
-		var la float64
-		for e := 0; e < q; e++ {
-			la += lf[c*q+e] * a[e*L+l]
-		}
-		v += ac * (2*ct + la + 2*rf[c])
+		s.v[l] += v
 	}
-	return v
 }
 
 // refit solves the all-rows problem for one ridge, as cvScorer.refit, and

@@ -173,3 +173,157 @@ func TestKeptFoldFits(t *testing.T) {
 		}
 	}
 }
+
+// TestLinScorerJoint checks the linear part's profiled solution against
+// the joint system solved directly: for every fold and ridge,
+//
+//	[G + λI  C ] [θ]     [h  ]
+//	[Cᵀ      Lm] [a] = − [r_ℓ]
+//
+// on the training means, and the held-out score θᵀG_fθ + 2θᵀh_f +
+// 2θᵀC_f·a + aᵀL_f·a + 2aᵀr_f (fold sums, divided by the fold's size and
+// averaged over the folds); and the null model's a0 = −Lm⁻¹r_ℓ.
+func TestLinScorerJoint(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	const n, b, q, k = 60, 9, 4, 3
+	ridges := []float64{1e-3, 0.1, 2}
+	L := len(ridges)
+	part := newPartition(rng, n, k)
+	psi, ell := mat.NewDense(n, b, nil), mat.NewDense(n, q, nil)
+	hRows, rRows := mat.NewDense(n, b, nil), mat.NewDense(n, q, nil)
+	for _, m := range []*mat.Dense{psi, ell, hRows, rRows} {
+		r, c := m.Dims()
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				m.Set(i, j, rng.NormFloat64())
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		ell.Set(i, q-1, 1)
+	}
+	// Fold sums, in the layouts of coordSums and linSums.
+	gf, hf := make([][]float64, k), make([][]float64, k)
+	lin := &linSums{q: q, cf: make([][]float64, k), lf: make([][]float64, k), rf: make([][]float64, k),
+		cTot: make([]float64, b*q), lTot: make([]float64, q*q), rTot: make([]float64, q)}
+	gTot, hTot := make([]float64, b*b), make([]float64, b)
+	dense := func(f int) (g, c, l *mat.Dense, h, r *mat.VecDense) {
+		g, c, l = mat.NewDense(b, b, nil), mat.NewDense(b, q, nil), mat.NewDense(q, q, nil)
+		h, r = mat.NewVecDense(b, nil), mat.NewVecDense(q, nil)
+		for p := part.bounds[f]; p < part.bounds[f+1]; p++ {
+			i := part.order[p]
+			pr, lr := psi.RowView(i), ell.RowView(i)
+			var o mat.Dense
+			o.Outer(1, pr, pr)
+			g.Add(g, &o)
+			o.Reset()
+			o.Outer(1, pr, lr)
+			c.Add(c, &o)
+			o.Reset()
+			o.Outer(1, lr, lr)
+			l.Add(l, &o)
+			h.AddVec(h, hRows.RowView(i))
+			r.AddVec(r, rRows.RowView(i))
+		}
+		return
+	}
+	for f := 0; f < k; f++ {
+		g, c, l, h, r := dense(f)
+		gf[f], hf[f] = make([]float64, b*b), append([]float64(nil), h.RawVector().Data...)
+		copy(gf[f], g.RawMatrix().Data)
+		lin.cf[f] = append([]float64(nil), c.RawMatrix().Data...)
+		lin.lf[f] = append([]float64(nil), l.RawMatrix().Data...)
+		lin.rf[f] = append([]float64(nil), r.RawVector().Data...)
+		for i := range gTot {
+			gTot[i] += gf[f][i]
+		}
+		for i := range hTot {
+			hTot[i] += hf[f][i]
+		}
+	}
+	lin.totals()
+	for i := range lin.lTot {
+		for f := 0; f < k; f++ {
+			lin.lTot[i] += lin.lf[f][i]
+		}
+	}
+	s := newLinScorer(b, L, q)
+	s.kept = newCellFits(b, q, L, k)
+	got := make([]float64, L)
+	s.scores(part, gf, hf, gTot, hTot, lin, ridges, got)
+
+	want := make([]float64, L)
+	for f := 0; f < k; f++ {
+		nf := float64(part.size(f))
+		inv := 1 / (float64(n) - nf)
+		// Training means: totals minus the fold.
+		gT, cT, lT := mat.NewDense(b, b, nil), mat.NewDense(b, q, nil), mat.NewDense(q, q, nil)
+		hT, rT := mat.NewVecDense(b, nil), mat.NewVecDense(q, nil)
+		for g := 0; g < k; g++ {
+			if g == f {
+				continue
+			}
+			gg, cc, ll, hh, rr := dense(g)
+			gT.Add(gT, gg)
+			cT.Add(cT, cc)
+			lT.Add(lT, ll)
+			hT.AddVec(hT, hh)
+			rT.AddVec(rT, rr)
+		}
+		for _, m := range []*mat.Dense{gT, cT, lT} {
+			m.Scale(inv, m)
+		}
+		hT.ScaleVec(inv, hT)
+		rT.ScaleVec(inv, rT)
+		gF, cF, lF, hF, rF := dense(f)
+		var a0 mat.VecDense
+		if err := a0.SolveVec(lT, rT); err != nil {
+			t.Fatal(err)
+		}
+		a0.ScaleVec(-1, &a0)
+		for c := 0; c < q; c++ {
+			if g := s.kept.a0[f][c]; math.Abs(g-a0.AtVec(c)) > 1e-8*(1+math.Abs(a0.AtVec(c))) {
+				t.Fatalf("fold %d: a0[%d] = %g, want %g", f, c, g, a0.AtVec(c))
+			}
+		}
+		for l, lam := range ridges {
+			joint := mat.NewDense(b+q, b+q, nil)
+			joint.Slice(0, b, 0, b).(*mat.Dense).Copy(gT)
+			joint.Slice(0, b, b, b+q).(*mat.Dense).Copy(cT)
+			joint.Slice(b, b+q, 0, b).(*mat.Dense).Copy(cT.T())
+			joint.Slice(b, b+q, b, b+q).(*mat.Dense).Copy(lT)
+			for i := 0; i < b; i++ {
+				joint.Set(i, i, joint.At(i, i)+lam)
+			}
+			rhs := mat.NewVecDense(b+q, nil)
+			for i := 0; i < b; i++ {
+				rhs.SetVec(i, -hT.AtVec(i))
+			}
+			for c := 0; c < q; c++ {
+				rhs.SetVec(b+c, -rT.AtVec(c))
+			}
+			var sol mat.VecDense
+			if err := sol.SolveVec(joint, rhs); err != nil {
+				t.Fatal(err)
+			}
+			th, a := sol.SliceVec(0, b), sol.SliceVec(b, b+q)
+			for i := 0; i < b; i++ {
+				if g := s.kept.theta[f][i*L+l]; math.Abs(g-th.AtVec(i)) > 1e-8*(1+math.Abs(th.AtVec(i))) {
+					t.Fatalf("fold %d, λ %g: θ[%d] = %g, want %g", f, lam, i, g, th.AtVec(i))
+				}
+			}
+			for c := 0; c < q; c++ {
+				if g := s.kept.a[f][c*L+l]; math.Abs(g-a.AtVec(c)) > 1e-8*(1+math.Abs(a.AtVec(c))) {
+					t.Fatalf("fold %d, λ %g: a[%d] = %g, want %g", f, lam, c, g, a.AtVec(c))
+				}
+			}
+			v := mat.Inner(th, gF, th) + 2*mat.Dot(th, hF) + 2*mat.Inner(th, cF, a) + mat.Inner(a, lF, a) + 2*mat.Dot(a, rF)
+			want[l] += v / nf / float64(k)
+		}
+	}
+	for l := range want {
+		if math.Abs(got[l]-want[l]) > 1e-8*(1+math.Abs(want[l])) {
+			t.Fatalf("λ %g: score %g, want %g", ridges[l], got[l], want[l])
+		}
+	}
+}

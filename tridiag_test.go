@@ -174,3 +174,33 @@ func BenchmarkTridiagonalize(b *testing.B) {
 		}
 	})
 }
+
+// TestLarfg compares larfg with gonum's Dlarfg on vectors of ordinary
+// size, on tiny and huge ones (where it is Dlarfg), and on zero ones.
+func TestLarfg(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, tc := range []struct {
+		n     int
+		scale float64
+	}{{1, 1}, {2, 1}, {7, 1}, {99, 1}, {30, 1e-100}, {30, 1e-160}, {30, 1e150}, {30, 1e200}, {5, 0}} {
+		for _, alphaSign := range []float64{1, -1, 0} {
+			x := make([]float64, tc.n)
+			for i := range x {
+				x[i] = tc.scale * rng.NormFloat64()
+			}
+			alpha := alphaSign * tc.scale * (1 + rng.Float64())
+			want := append([]float64(nil), x...)
+			wb, wt := impl.Dlarfg(tc.n+1, alpha, want, 1)
+			gb, gt := larfg(alpha, x)
+			close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-14*math.Max(math.Abs(a), math.Abs(b)) }
+			if !close(gb, wb) || !close(gt, wt) {
+				t.Fatalf("n %d, scale %g, alpha %g: β, τ = %g, %g, want %g, %g", tc.n, tc.scale, alpha, gb, gt, wb, wt)
+			}
+			for i := range x {
+				if !close(x[i], want[i]) {
+					t.Fatalf("n %d, scale %g, alpha %g: v[%d] = %g, want %g", tc.n, tc.scale, alpha, i, x[i], want[i])
+				}
+			}
+		}
+	}
+}
