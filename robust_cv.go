@@ -57,7 +57,7 @@ type linScorer struct {
 	c, lm, rl []float64 // training means of the linear part
 	lsym      *mat.SymDense
 	chol      mat.Cholesky
-	u, uinv   mat.TriDense
+	u         mat.TriDense
 	coef      []float64 // q×L coefficients of the linear part
 	yp, z     []float64 // b×q', q' = q rounded up to 4: C·U⁻¹; q: U⁻ᵀr_ℓ
 	lt        []float64 // q×L: addLinScores's workspace
@@ -72,7 +72,7 @@ func newLinScorer(b, L, q int) *linScorer {
 
 // scores is cvScorer.scores for the robust stages: with lin not nil, the
 // model has the linear part and the held-out score adds its terms
-// (linScore); if ℓℓᵀ is singular on some training set, every candidate
+// (addLinScores); if ℓℓᵀ is singular on some training set, every candidate
 // scores +Inf. If s.kept is not nil, every fold's fits are left in it.
 func (s *linScorer) scores(part partition, gf, hf [][]float64, gTot, hTot []float64, lin *linSums, ridges, out []float64) {
 	L, k, n := len(ridges), part.folds(), part.rows()
@@ -119,12 +119,12 @@ func (s *linScorer) scores(part partition, gf, hf [][]float64, gTot, hTot []floa
 // ridge, as linScorer.scores leaves them: theta[f] (b×L), and with the
 // linear part a[f] (q×L) and the null model's linear part a0[f] (q).
 type cellFits struct {
-	b, q, L      int
+	L            int
 	theta, a, a0 [][]float64
 }
 
 func newCellFits(b, q, L, k int) *cellFits {
-	c := &cellFits{b: b, q: q, L: L, theta: make([][]float64, k), a: make([][]float64, k), a0: make([][]float64, k)}
+	c := &cellFits{L: L, theta: make([][]float64, k), a: make([][]float64, k), a0: make([][]float64, k)}
 	for f := 0; f < k; f++ {
 		c.theta[f], c.a[f], c.a0[f] = make([]float64, b*L), make([]float64, q*L), make([]float64, q)
 	}
@@ -181,29 +181,16 @@ func (s *linScorer) profile(lin *linSums, f int, inv float64) bool {
 		return false
 	}
 	s.chol.UTo(&s.u)
-	if err := s.uinv.InverseTri(&s.u); err != nil {
-		return false
-	}
-	ui := s.uinv.RawTriangular()
+	u := s.u.RawTriangular()
+	// Y = C·U⁻¹ and z = U⁻ᵀr_ℓ by triangular solves, as linearCoefs.
 	qp := (q + 3) &^ 3
 	y := s.yp[:b*qp]
 	for i := 0; i < b; i++ {
-		ci, yi := s.c[i*q:(i+1)*q], y[i*qp:(i+1)*qp]
-		for c := 0; c < q; c++ {
-			var v float64
-			for e := 0; e <= c; e++ {
-				v += ci[e] * ui.Data[e*ui.Stride+c]
-			}
-			yi[c] = v
-		}
+		copy(y[i*qp:i*qp+q], s.c[i*q:(i+1)*q])
 	}
-	for c := 0; c < q; c++ { // z = U⁻ᵀ r_ℓ
-		var v float64
-		for e := 0; e <= c; e++ {
-			v += ui.Data[e*ui.Stride+c] * s.rl[e]
-		}
-		s.z[c] = v
-	}
+	blas64.Trsm(blas.Right, blas.NoTrans, 1, u, blas64.General{Rows: b, Cols: q, Stride: qp, Data: y})
+	copy(s.z, s.rl)
+	blas64.Trsv(blas.Trans, u, blas64.Vector{N: q, Inc: 1, Data: s.z})
 	t := s.full
 	for i := 0; i < b; i++ {
 		clear(t[i*b : i*b+i+1])
