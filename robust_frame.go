@@ -14,6 +14,8 @@ type axesFit struct {
 	basis *mat.Dense // d×dim
 	loss  []float64  // per-row held-out loss of its stage-1 score model
 	part  partition  // the stage-1 partition, on which the frames are compared
+	cols  []int      // the kernel coordinates, in increasing order
+	selZ  []float64  // every coordinate's z in the selection stage
 }
 
 // axesEstimate selects the kernel coordinates (the most significant kernel
@@ -36,7 +38,7 @@ func axesEstimate(ctx context.Context, pr *prepared, dim int, o robustSettings, 
 	// A new partition for stage 2, as the authors' code: the variant's
 	// stages differ and could not share their reductions (foldStore).
 	s1, s2 := pr.wfStages(centers, true)
-	ax := &axesFit{loss: make([]float64, pr.n), part: s1.part}
+	ax := &axesFit{loss: make([]float64, pr.n), part: s1.part, cols: cols, selZ: z}
 	fit1 := func(ctx context.Context, st stage) (rowModel, StageCV, error) {
 		return fitRobustStage(ctx, robustStage{stage: st, linear: true, kernelCols: cols, nullZ: o.nullZ, lossOut: ax.loss}, &pr.plan)
 	}
@@ -149,32 +151,6 @@ func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int, name st
 	var b mat.Dense
 	b.Mul(u, corr)
 	return &b, cv, nil
-}
-
-// compareFrames fits the equivariant frame's score model on the same folds
-// as the axes estimate's stage 1, with the same null test (the minimum of a
-// cross-validation grid is an optimistic estimate, and a test applied to
-// one model only would hand that optimism to the other), and returns the
-// paired z-score of the per-row held-out loss difference (negative favours
-// the equivariant frame).
-func compareFrames(ctx context.Context, pr *prepared, bEq *mat.Dense, o robustSettings, ax *axesFit, rep *RobustReport, sw *stopwatch) (float64, error) {
-	u := completeFrame(bEq)
-	var y mat.Dense
-	y.Mul(pr.z, u)
-	first := make([]int, o.k)
-	for i := range first {
-		first[i] = i
-	}
-	loss := make([]float64, pr.n)
-	st := robustStage{stage: stage{name: "compare", x: &y, centers: pr.centersFrom(&y, inFrame(u, pr.d)), widths: pr.widths,
-		ridges: pr.ridges, part: ax.part}, linear: true, kernelCols: first, nullZ: o.nullZ, lossOut: loss}
-	_, cv, err := fitRobustStage(ctx, st, &pr.plan)
-	if err != nil {
-		return 0, err
-	}
-	rep.CV = append(rep.CV, cv)
-	sw.lap("compare")
-	return pairedZ(loss, ax.loss), nil
 }
 
 // mostNegative returns the indices of the k smallest values of z, in
