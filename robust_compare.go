@@ -10,8 +10,9 @@ import (
 )
 
 // compareFrames fits the equivariant estimate's score model in the frame
-// of comparisonFrame on the same folds as the axes estimate's stage 1,
-// with the same null test (the minimum of a cross-validation grid is an
+// of comparisonFrame on the same folds as the axes estimate's stage 1, on
+// every second value of its grids (as the selection: a coarser grid can
+// only make the switch more reluctant), with the same null test (the minimum of a cross-validation grid is an
 // optimistic estimate, and a test applied to one model only would hand
 // that optimism to the other), and returns the paired z-score of the
 // per-row held-out loss difference (negative favours the equivariant
@@ -28,8 +29,8 @@ func compareFrames(ctx context.Context, pr *prepared, bEq *mat.Dense, o robustSe
 		first[i] = i
 	}
 	loss := make([]float64, pr.n)
-	st := robustStage{stage: stage{name: "compare", x: &y, centers: pr.centersFrom(&y, inFrame(u, pr.d)), widths: pr.widths,
-		ridges: pr.ridges, part: ax.part}, linear: true, kernelCols: first, nullZ: o.nullZ, lossOut: loss}
+	st := robustStage{stage: stage{name: "compare", x: &y, centers: pr.centersFrom(&y, inFrame(u, pr.d)), widths: everyOther(pr.widths),
+		ridges: everyOther(pr.ridges), part: ax.part}, linear: true, kernelCols: first, nullZ: o.nullZ, lossOut: loss}
 	_, cv, err := fitRobustStage(ctx, st, &pr.plan)
 	if err != nil {
 		return 0, err
