@@ -96,7 +96,10 @@ type RobustWFLSNGCA struct {
 	// Dim is the dimension m of the non-Gaussian index space, 1 ≤ Dim < d.
 	Dim int
 	// NumCenters, Centers, Widths, Ridges, VWidths, VRidges and Folds are
-	// as in WFLSNGCA.
+	// as in WFLSNGCA. The coordinate selection, the frame refinements and
+	// the comparison use every second value of Widths and Ridges, and the
+	// axes estimate's stage 2 every second value of VWidths (each stage's
+	// StageCV lists its grids).
 	NumCenters       int
 	Centers          mat.Matrix
 	Widths, Ridges   []float64

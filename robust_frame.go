@@ -35,9 +35,14 @@ func axesEstimate(ctx context.Context, pr *prepared, dim int, o robustSettings, 
 	cols := mostNegative(z, o.k)
 	sw.lap("select")
 
-	// A new partition for stage 2, as the authors' code: the variant's
-	// stages differ and could not share their reductions (foldStore).
-	s1, s2 := pr.wfStages(centers, true)
+	// One partition for both stages: stage 2's basis is stage 1's (the
+	// same centers, kernel coordinates and widths), so it takes stage 1's
+	// fold Gram matrices (foldStore) instead of forming its own. It
+	// reduces them itself: stage 1 reduced the Schur complement of its
+	// linear part. Stage 2 runs on every second width: its v only feeds
+	// the null test and the leading eigenvectors (docs/speed.md).
+	s1, s2 := pr.wfStages(centers, false)
+	s2.widths = everyOther(s2.widths)
 	ax := &axesFit{loss: make([]float64, pr.n), part: s1.part, cols: cols, selZ: z}
 	fit1 := func(ctx context.Context, st stage) (rowModel, StageCV, error) {
 		return fitRobustStage(ctx, robustStage{stage: st, linear: true, kernelCols: cols, nullZ: o.nullZ, lossOut: ax.loss}, &pr.plan)
@@ -106,8 +111,8 @@ func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int, name st
 	y.Mul(pr.z, u)
 	n, d := y.Dims()
 	yu := mat.DenseCopyOf(y.Slice(0, n, 0, dim))
-	st := robustStage{stage: stage{name: name, x: yu, centers: pr.centersFrom(yu, inFrame(u, dim)), widths: pr.widths,
-		ridges: pr.ridges, part: newPartition(pr.rng, n, pr.folds)}, linear: true, linX: &y}
+	st := robustStage{stage: stage{name: name, x: yu, centers: pr.centersFrom(yu, inFrame(u, dim)), widths: everyOther(pr.widths),
+		ridges: everyOther(pr.ridges), part: newPartition(pr.rng, n, pr.folds)}, linear: true, linX: &y}
 	g, cv, err := fitRobustStage(ctx, st, &pr.plan)
 	if err != nil {
 		return nil, cv, err

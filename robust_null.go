@@ -100,33 +100,42 @@ func (c *robustCell) perRow(j, w int) (model, null []float64, err error) {
 	}
 	xj, cj, curv := sd.xT[j*n:(j+1)*n], sd.cT.RawRowView(j), rs.curv(j, sigma)
 	model, null = make([]float64, n), make([]float64, n)
+	// The kernel part, center by center over each fold's rows (contiguous
+	// in kt); the sums over centers keep their order.
+	fv, df := make([]float64, n), make([]float64, n)
+	for f, ff := range rs.fits[j] {
+		lo, hi := sd.part.bounds[f], sd.part.bounds[f+1]
+		xs, fvs, dfs := xj[lo:hi], fv[lo:hi], df[lo:hi]
+		for k, t := range ff.theta {
+			if t == 0 {
+				continue
+			}
+			ck := cj[k]
+			for i, kv := range c.kt[k*n+lo : k*n+hi] {
+				diff := ck - xs[i]
+				fvs[i] += t * diff * kv
+				dfs[i] += t * (diff*diff*curv - 1) * kv
+			}
+		}
+	}
 	for f, ff := range rs.fits[j] {
 		for p := sd.part.bounds[f]; p < sd.part.bounds[f+1]; p++ {
-			var fv, df float64
-			for k := 0; k < b; k++ {
-				kv := c.kt[k*n+p]
-				if kv == 0 || ff.theta[k] == 0 {
-					continue
-				}
-				diff := cj[k] - xj[p]
-				fv += ff.theta[k] * diff * kv
-				df += ff.theta[k] * (diff*diff*curv - 1) * kv
-			}
+			fvp, dfp := fv[p], df[p]
 			var f0, df0 float64
 			if rs.lf != nil {
 				q := rs.lf.q
 				for col, v := range rs.lf.rows[p*q : (p+1)*q] {
-					fv += ff.a[col] * v
+					fvp += ff.a[col] * v
 					f0 += ff.a0[col] * v
 				}
-				df += ff.a[j]
+				dfp += ff.a[j]
 				df0 += ff.a0[j]
 			}
 			av := 0.0
 			if aj != nil {
 				av = aj[p]
 			}
-			model[p] = fv*fv + 2*(df+fv*av)
+			model[p] = fvp*fvp + 2*(dfp+fvp*av)
 			null[p] = f0*f0 + 2*(df0+f0*av)
 		}
 	}

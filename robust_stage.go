@@ -3,6 +3,7 @@ package ngca
 import (
 	"context"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -148,14 +149,17 @@ type robustSweep struct {
 	// for the null test (nil if the stage has none).
 	fits  [][]foldFit
 	cells []*robustCell
+	// The axes stage 1 keeps its fold Gram matrices G_f (saveGram) and
+	// stage 2, on the same partition and basis, forms none of its own.
+	storeLink
 }
 
 func newRobustSweep(st *robustStage, sd *stageData, workers int) *robustSweep {
 	rs := &robustSweep{st: st, sd: sd, inKernel: make([]bool, sd.d), sums: make([]*coordSums, sd.d),
-		best: newBestSums(sd.b, sd.d), cells: make([]*robustCell, max(1, workers))}
+		best: newBestSums(sd.b, sd.d), cells: make([]*robustCell, max(1, workers)), storeLink: st.link(sd, slices.Min(st.ridges))}
 	for j := range rs.inKernel {
 		rs.inKernel[j] = st.kernelCols == nil
-		rs.sums[j] = newCoordSums(sd, true)
+		rs.sums[j] = newCoordSums(sd, rs.needsGram(j))
 	}
 	for _, c := range st.kernelCols {
 		rs.inKernel[c] = true
@@ -218,10 +222,11 @@ func (rs *robustSweep) curv(j int, sigma float64) float64 {
 // robustCell is one worker's workspace of a robust stage.
 type robustCell struct {
 	rs   *robustSweep
-	psi  []float64 // b×rows basis values of a block
-	g, h []float64 // the totals of the last scored coordinate
-	lin  *linSums  // the linear sums of the last scored coordinate
-	row  []float64 // the scores of the last scored coordinate
+	psi  []float64   // b×rows basis values of a block
+	g, h []float64   // the totals of the last scored coordinate
+	lin  *linSums    // the linear sums of the last scored coordinate
+	row  []float64   // the scores of the last scored coordinate
+	gf   [][]float64 // the fold Gram matrices of a reused cell
 	cv   *linScorer
 	// The null test's workspace: the kernel matrix kt (b×n) at the width
 	// index ktWidth (−1: none), shared by coordinates of the same width.
@@ -255,7 +260,7 @@ func (rs *robustSweep) linSumsOf(j int) *linSums {
 }
 
 func (c *robustCell) add(kt []float64, ldk int, blk block, j, w int, sigma float64) {
-	c.rs.sums[j].add(c.rs.sd, c.psi, kt, ldk, blk, j, c.rs.curv(j, sigma), true)
+	c.rs.sums[j].add(c.rs.sd, c.psi, kt, ldk, blk, j, c.rs.curv(j, sigma), c.rs.reused(w, j) == nil)
 	if ls := c.rs.linSumsOf(j); ls != nil {
 		c.linearSums(ls, blk, j)
 	}
@@ -265,13 +270,28 @@ func (c *robustCell) add(kt []float64, ldk int, blk block, j, w int, sigma float
 // leaving the totals of its sums in c.g, c.h and c.lin and the scores in
 // c.row for keep, and resets the sums for the next width.
 func (c *robustCell) score(j, w int, sigma float64, row []float64) {
-	s, ls := c.rs.sums[j], c.rs.linSumsOf(j)
-	s.totals(c.g, c.h, true)
+	rs := c.rs
+	s, ls := rs.sums[j], rs.linSumsOf(j)
+	gf := s.gf
+	if used := rs.reused(w, j); used != nil {
+		gf = c.gf[:0]
+		for _, e := range used {
+			gf = append(gf, e.m)
+		}
+		s.totals(c.g, c.h, false)
+		clear(c.g)
+		addLower(c.g, used)
+	} else {
+		s.totals(c.g, c.h, true)
+		for f, e := range rs.keepIn.cell(w, j) {
+			e.saveGram(gf[f])
+		}
+	}
 	c.lin, c.row = ls, row
 	if ls != nil {
 		ls.totals()
 	}
-	c.cv.scores(c.rs.sd.part, s.gf, s.hf, c.g, c.h, ls, c.rs.st.ridges, row)
+	c.cv.scores(rs.sd.part, gf, s.hf, c.g, c.h, ls, rs.st.ridges, row)
 	s.reset()
 	if ls != nil {
 		ls.resetFolds()

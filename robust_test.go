@@ -59,11 +59,9 @@ func TestRobustGains(t *testing.T) {
 
 // TestRobustAligned checks the robust variant on the paper's own setting:
 // as accurate as the faithful method's reference figures (ε ≤ 1e-4) on
-// the typical data set. The per-seed median is tested, with a bound on
-// the worst seed: the variant's comparison of its axes and equivariant
-// frames moves with rounding (its extra kernel coordinates are an
-// arbitrary basis of a subspace; finding 12 in docs/reliability.md), so on
-// some seeds it takes the equivariant frame, whose ε is then about 2e-3.
+// every seed, by keeping the axes estimate. Before the comparison's frame
+// was mended (finding 12 in docs/reliability.md) it moved with rounding and
+// took the equivariant estimate on one of these seeds (ε about 2e-3).
 func TestRobustAligned(t *testing.T) {
 	seeds := 3
 	if testing.Short() {
@@ -79,14 +77,13 @@ func TestRobustAligned(t *testing.T) {
 				}
 				res := fit(t, &ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(uint64(s), 1)}, x)
 				errs[s] = ngca.SubspaceError(truth, res.Basis)
+				if rep := robustReport(t, res); rep.Path != ngca.RobustAxes {
+					t.Errorf("seed %d: took the %v estimate (z = %.2f) on aligned data", s, rep.Path, rep.Z)
+				}
 			}
 			t.Logf("ε per seed: %.2g", errs)
-			sorted := slices.Sorted(slices.Values(errs))
-			if med := sorted[seeds/2]; med > 1e-4 {
-				t.Errorf("median ε = %.3g at r = 0.8, want ≤ 1e-4", med)
-			}
-			if worst := slices.Max(errs); worst > 3e-3 {
-				t.Errorf("worst ε = %.3g at r = 0.8, want ≤ 3e-3", worst)
+			if worst := slices.Max(errs); worst > 1e-4 {
+				t.Errorf("worst ε = %.3g at r = 0.8, want ≤ 1e-4", worst)
 			}
 		})
 	}
@@ -149,11 +146,15 @@ func TestRobustSingularFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	eq := &ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 1), Path: ngca.RobustEquivariant}
+	// Estimator seed 2: on 7 of the seeds 1 to 8 both the equivariant and
+	// the adaptive path's refinements are singular (on seed 1 the adaptive
+	// path's MIPP start, drawn after the axes estimate's partitions, gives
+	// a refinement that is not, and its comparison keeps the axes, z = 11).
+	eq := &ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(2, 1), Path: ngca.RobustEquivariant}
 	if _, err := eq.Fit(ctx, x); !errors.Is(err, ngca.ErrSingular) {
 		t.Fatalf("equivariant path: error %v, want ErrSingular (the case no longer tests the fallback)", err)
 	}
-	res, err := (&ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 1)}).Fit(ctx, x)
+	res, err := (&ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(2, 1)}).Fit(ctx, x)
 	if err != nil {
 		t.Fatalf("adaptive fit: %v", err)
 	}

@@ -47,11 +47,8 @@ func fitStage(ctx context.Context, st stage, p *plan) (*derivModel, StageCV, err
 		return nil, StageCV{}, err
 	}
 	minRidge := slices.Min(st.ridges)
-	if st.keep != nil {
-		st.keep.begin(sd.b, sd.d, sd.part.folds(), st.widths, minRidge)
-	}
-	ks := &kernelStage{sd: sd, ridges: st.ridges, best: newBestSums(sd.b, sd.d), keepIn: st.keep,
-		reuse: st.reuse, from: st.reuse.lookup(st.widths, minRidge), cells: make([]*kernelCell, max(1, p.workers))}
+	ks := &kernelStage{sd: sd, ridges: st.ridges, best: newBestSums(sd.b, sd.d), storeLink: st.link(sd, minRidge),
+		cells: make([]*kernelCell, max(1, p.workers))}
 	ks.sums = make([]*coordSums, sd.d)
 	for j := range ks.sums {
 		ks.sums[j] = newCoordSums(sd, ks.needsGram(j))
@@ -180,27 +177,8 @@ type kernelStage struct {
 	ridges []float64
 	sums   []*coordSums // per coordinate
 	best   *bestSums
-	keepIn *foldStore // receives the reductions (nil: none)
-	reuse  *foldStore // serves them (nil: none)
-	from   []int      // reuse's width index of every width (−1: none)
-	cells  []*kernelCell
-}
-
-// reused returns the stored reductions of coordinate j at width index w,
-// or nil.
-func (ks *kernelStage) reused(w, j int) []foldEntry {
-	if ks.reuse == nil {
-		return nil
-	}
-	return ks.reuse.kept(ks.from[w], j)
-}
-
-// needsGram reports whether coordinate j forms a Gram matrix at some width.
-func (ks *kernelStage) needsGram(j int) bool {
-	if ks.reuse == nil || j >= ks.reuse.coords {
-		return true
-	}
-	return slices.Contains(ks.from, -1)
+	storeLink
+	cells []*kernelCell
 }
 
 func (ks *kernelStage) cellOf(w int) cell {
