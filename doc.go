@@ -45,7 +45,7 @@
 //     that the data's non-Gaussian subspace does not lie along coordinate
 //     axes. It stays accurate on ill-conditioned data (condition numbers in
 //     the thousands), in 50 dimensions and on turned subspaces, at about
-//     three times the cost of the faithful method.
+//     two and a half times the cost of the faithful method.
 //   - LSNGCA, least-squares NGCA (Sasaki, Niu and Sugiyama, AISTATS 2016),
 //     whitens the data and estimates ∇log p(y) + y, which lies in E for
 //     whitened y, by one least-squares fit. It is less accurate than
