@@ -14,7 +14,8 @@ var storeBudget = 256 << 20
 // Gram matrix G_f and the tridiagonal reduction Q·T·Qᵀ of its training
 // mean. The later stage then only forms its new targets h and solves. This
 // is stage 2 of WF-LSNGCA on stage 1's partition: the two stages share the
-// basis ψ_j, and differ only in h.
+// basis ψ_j, and differ only in h. The robust variant's axes stages keep
+// G_f alone (saveGram): its stage 1 reduces another matrix.
 type foldStore struct {
 	widths   []float64
 	minRidge float64

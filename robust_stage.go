@@ -278,6 +278,7 @@ func (c *robustCell) score(j, w int, sigma float64, row []float64) {
 		for _, e := range used {
 			gf = append(gf, e.m)
 		}
+		c.gf = gf
 		s.totals(c.g, c.h, false)
 		clear(c.g)
 		addLower(c.g, used)
