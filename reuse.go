@@ -14,19 +14,27 @@ var storeBudget = 256 << 20
 // Gram matrix G_f and the tridiagonal reduction Q·T·Qᵀ of its training
 // mean. The later stage then only forms its new targets h and solves. This
 // is stage 2 of WF-LSNGCA on stage 1's partition: the two stages share the
-// basis ψ_j, and differ only in h. The robust variant's axes stages keep
-// G_f alone (saveGram): its stage 1 reduces another matrix.
+// basis ψ_j, and differ only in h.
+//
+// The fields only and gramOnly, set before the keeping stage begins,
+// narrow what is kept: the robust variant's axes stage 2 runs on every
+// second width, and its stage 1 reduces a Schur complement of G that
+// stage 2 has no use for, so it keeps G_f alone (saveGram) at those widths.
 type foldStore struct {
-	widths   []float64
+	only     []float64 // if not nil, the widths a later stage will read
+	gramOnly bool      // the entries hold G_f alone; any smallest ridge
+	widths   []float64 // the kept widths
+	slot     []int     // the kept index of each width of the keeping stage (−1: none)
 	minRidge float64
 	b, k     int
 	coords   int           // coordinates 0, …, coords−1 are kept
-	entries  [][]foldEntry // [w·coords + j][f]
+	entries  [][]foldEntry // [slot·coords + j][f]
 }
 
 // foldEntry is one fold of one cell: m holds G_f in its lower triangle and
 // the reflectors of Q in its upper triangle (as tridiagonalize leaves them);
-// d, e and tau are T's diagonal and subdiagonal and Q's scalar factors.
+// d, e and tau are T's diagonal and subdiagonal and Q's scalar factors (e
+// and tau are nil in a gramOnly store).
 type foldEntry struct {
 	m, d, e, tau []float64
 }
@@ -34,23 +42,39 @@ type foldEntry struct {
 // begin prepares the store for a stage with b centers, d coordinates, k
 // folds, the given widths and smallest ridge.
 func (s *foldStore) begin(b, d, k int, widths []float64, minRidge float64) {
-	per := len(widths) * k * (b*b + 3*b) * 8
-	*s = foldStore{widths: widths, minRidge: minRidge, b: b, k: k, coords: min(d, storeBudget/max(per, 1))}
-	s.entries = make([][]foldEntry, len(widths)*s.coords)
+	t := foldStore{only: s.only, gramOnly: s.gramOnly, minRidge: minRidge, b: b, k: k, slot: make([]int, len(widths))}
+	for w, sigma := range widths {
+		t.slot[w] = -1
+		if t.only == nil || slices.Contains(t.only, sigma) {
+			t.slot[w] = len(t.widths)
+			t.widths = append(t.widths, sigma)
+		}
+	}
+	per := b * b
+	if !t.gramOnly {
+		per += 3 * b
+	}
+	per *= len(t.widths) * k * 8
+	t.coords = min(d, storeBudget/max(per, 1))
+	t.entries = make([][]foldEntry, len(t.widths)*t.coords)
+	*s = t
 }
 
-// cell returns the entries of width index w and coordinate j to fill,
-// allocating them, or nil if j is beyond the budget.
+// cell returns the entries of the keeping stage's width index w and
+// coordinate j to fill, allocating them, or nil if they are not kept (a
+// width not in only, or j beyond the budget).
 func (s *foldStore) cell(w, j int) []foldEntry {
-	if s == nil || j >= s.coords {
+	if s == nil || j >= s.coords || s.slot[w] < 0 {
 		return nil
 	}
-	i := w*s.coords + j
+	i := s.slot[w]*s.coords + j
 	if s.entries[i] == nil {
 		e := make([]foldEntry, s.k)
 		for f := range e {
-			e[f] = foldEntry{m: make([]float64, s.b*s.b), d: make([]float64, s.b),
-				e: make([]float64, max(s.b-1, 0)), tau: make([]float64, max(s.b-1, 0))}
+			e[f] = foldEntry{m: make([]float64, s.b*s.b), d: make([]float64, s.b)}
+			if !s.gramOnly {
+				e[f].e, e[f].tau = make([]float64, max(s.b-1, 0)), make([]float64, max(s.b-1, 0))
+			}
 		}
 		s.entries[i] = e
 	}
@@ -59,12 +83,12 @@ func (s *foldStore) cell(w, j int) []foldEntry {
 
 // lookup returns, for every width of a later stage, the index of the
 // same width in the store, or −1 where the store cannot serve it (no such
-// width, or another smallest ridge, which changes the reduction).
+// width kept, or another smallest ridge, which changes the reduction).
 func (s *foldStore) lookup(widths []float64, minRidge float64) []int {
 	idx := make([]int, len(widths))
 	for w, sigma := range widths {
 		idx[w] = -1
-		if s == nil || s.entries == nil || minRidge != s.minRidge {
+		if s == nil || s.entries == nil || (!s.gramOnly && minRidge != s.minRidge) {
 			continue
 		}
 		for v, t := range s.widths {

@@ -70,10 +70,8 @@ func comparisonFrame(b *mat.Dense, cols []int, selZ []float64) (*mat.Dense, erro
 	}
 	drop := pivotRows(q)
 	// Turn q to the basis closest to e_D (the polar factor of E_Dᵀq).
-	var bd mat.Dense
-	bd.CloneFrom(rowsOf(q, drop))
 	var svd mat.SVD
-	if !svd.Factorize(&bd, mat.SVDFull) {
+	if !svd.Factorize(rowsOf(q, drop), mat.SVDFull) {
 		return nil, fmt.Errorf("%w: robust WF-LSNGCA: comparison frame", ErrSingular)
 	}
 	var wl, vr, rot, qr mat.Dense
@@ -84,8 +82,8 @@ func comparisonFrame(b *mat.Dense, cols []int, selZ []float64) (*mat.Dense, erro
 	// The axes outside D: the kernel coordinates with the lowest selZ
 	// first, then the others, each group in increasing order.
 	var extra, rest []int
-	for _, j := range ascending(subset(selZ, cols)) {
-		if c := cols[j]; !slices.Contains(drop, c) && len(extra) < len(cols)-m {
+	for _, c := range ascending(selZ) {
+		if slices.Contains(cols, c) && !slices.Contains(drop, c) && len(extra) < len(cols)-m {
 			extra = append(extra, c)
 		}
 	}
@@ -138,7 +136,8 @@ func pivotRows(q *mat.Dense) []int {
 // I − B·Bᵀ with B = E_Sᵀq, for q (d×m) orthonormal and the d−m axes s
 // outside span(q)'s pivots: the orthonormal basis of the complement of
 // span(q) closest to e_S. With BᵀB = VΛVᵀ, M^(−1/2) = I + B·V·F·Vᵀ·Bᵀ,
-// F = diag(((1−λ)^(−1/2) − 1)/λ), a smooth function of B.
+// F = diag(((1−λ)^(−1/2) − 1)/λ) = diag(1/(s(1 + s))), s = √(1−λ): a smooth
+// function of B, formed without cancellation.
 func lowdinComplement(q *mat.Dense, s []int) (*mat.Dense, error) {
 	d, m := q.Dims()
 	bs := rowsOf(q, s)
@@ -153,14 +152,11 @@ func lowdinComplement(q *mat.Dense, s []int) (*mat.Dense, error) {
 	lam := eig.Values(nil)
 	f := mat.NewDiagDense(m, nil)
 	for i, t := range lam {
-		switch {
-		case t >= 1-1e-10:
+		if t >= 1-1e-10 {
 			return nil, fmt.Errorf("%w: robust WF-LSNGCA: comparison frame", ErrSingular)
-		case t < 1e-8:
-			f.SetDiag(i, 0.5+0.375*max(t, 0)) // the series of ((1−t)^(−1/2) − 1)/t
-		default:
-			f.SetDiag(i, (1/math.Sqrt(1-t)-1)/t)
 		}
+		sq := math.Sqrt(1 - t)
+		f.SetDiag(i, 1/(sq*(1+sq)))
 	}
 	// a = (I − qqᵀ)E_S = E_S − q·Bᵀ (d×(d−m)); w = a + (a·B)·(V·F·Vᵀ)·Bᵀ.
 	a := mat.NewDense(d, len(s), nil)
@@ -185,15 +181,6 @@ func rowsOf(a *mat.Dense, idx []int) *mat.Dense {
 	out := mat.NewDense(len(idx), c, nil)
 	for k, i := range idx {
 		out.SetRow(k, a.RawRowView(i))
-	}
-	return out
-}
-
-// subset returns v at the indices idx.
-func subset(v []float64, idx []int) []float64 {
-	out := make([]float64, len(idx))
-	for k, i := range idx {
-		out[k] = v[i]
 	}
 	return out
 }

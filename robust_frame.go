@@ -43,6 +43,7 @@ func axesEstimate(ctx context.Context, pr *prepared, dim int, o robustSettings, 
 	// the null test and the leading eigenvectors (docs/speed.md).
 	s1, s2 := pr.wfStages(centers, false)
 	s2.widths = everyOther(s2.widths)
+	*s1.keep = foldStore{only: s2.widths, gramOnly: true}
 	ax := &axesFit{loss: make([]float64, pr.n), part: s1.part, cols: cols, selZ: z}
 	fit1 := func(ctx context.Context, st stage) (rowModel, StageCV, error) {
 		return fitRobustStage(ctx, robustStage{stage: st, linear: true, kernelCols: cols, nullZ: o.nullZ, lossOut: ax.loss}, &pr.plan)
