@@ -286,8 +286,7 @@ func FuzzRobustWFLSNGCA(f *testing.F) {
 		c := fc.cfg[3]
 		fuzzFit(t, fc, func(workers int) ngca.Estimator {
 			return &ngca.RobustWFLSNGCA{Dim: fc.dim, Folds: folds, NumCenters: centers, Widths: widths, Ridges: ridges,
-				Path: ngca.RobustPath(c % 3), KernelCoords: int(c>>2) % 4, NullZ: nullZ[c>>4%4], Rounds: 1 + int(c>>6)%2,
-				StartFunctions: 3, Workers: workers}
+				Path: ngca.RobustPath(c % 3), NullZ: nullZ[c>>4%4], Workers: workers}
 		})
 	})
 }

@@ -33,11 +33,11 @@ func TestAlignStepExplicitCenters(t *testing.T) {
 	pr2.centerRows = rows
 	u := RandomRotation(rand.NewPCG(5, 5), 5)
 	pr1.rng, pr2.rng = rand.New(rand.NewPCG(7, 7)), rand.New(rand.NewPCG(7, 7))
-	b1, _, err := alignStep(context.Background(), pr1, u, 2, "align")
+	b1, _, err := alignStep(context.Background(), pr1, u, 2, "align", &tiltFit{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b2, _, err := alignStep(context.Background(), pr2, u, 2, "align")
+	b2, _, err := alignStep(context.Background(), pr2, u, 2, "align", &tiltFit{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +47,132 @@ func TestAlignStepExplicitCenters(t *testing.T) {
 				t.Fatalf("explicit and drawn centers differ: %v vs %v", mat.Formatted(b1), mat.Formatted(b2))
 			}
 		}
+	}
+}
+
+// TestTiltCovariance checks the sandwich covariance of the tilt against
+// its definition formed with dense matrices: G = (1/n)ΣF_iF_iᵀ, β_j =
+// G⁻¹e_dim+j, S_jl = Cov_i(F_i·g_ij, F_i·g_il) with g_ij = F_iᵀβ_j, and
+// Cov(β̂_j, β̂_l) = G⁻¹·S_jl·G⁻¹/n restricted to the h block.
+func TestTiltCovariance(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n, dim, d = 200, 2, 5
+	q := dim + d + 1
+	f := mat.NewDense(n, q, nil)
+	for i := 0; i < n; i++ {
+		for c := 0; c < q-1; c++ {
+			f.Set(i, c, rng.NormFloat64()*(1+float64(c)/3)+0.2*rng.ExpFloat64())
+		}
+		f.Set(i, q-1, 1)
+	}
+	var g mat.SymDense
+	g.SymOuterK(1/float64(n), f.T())
+	var gi mat.Dense
+	if err := gi.Inverse(&g); err != nil {
+		t.Fatal(err)
+	}
+	beta := mat.NewDense(q, d, nil)
+	for j := 0; j < d; j++ {
+		row := j
+		if j >= dim {
+			row = dim + j
+		}
+		beta.SetCol(j, mat.Col(nil, row, &gi))
+	}
+	got := tiltCovariance(f, beta, dim)
+	p := (d - dim) * dim
+	if r, _ := got.Dims(); r != p {
+		t.Fatalf("covariance is %d×%d, want %d×%d", r, r, p, p)
+	}
+	for j := dim; j < d; j++ {
+		for l := dim; l < d; l++ {
+			// S = (1/(n−1))Σ (F_i g_ij − m_j)(F_i g_il − m_l)ᵀ.
+			gj, gl := mat.NewVecDense(n, nil), mat.NewVecDense(n, nil)
+			gj.MulVec(f, beta.ColView(j))
+			gl.MulVec(f, beta.ColView(l))
+			mj, ml := mat.NewVecDense(q, nil), mat.NewVecDense(q, nil)
+			for i := 0; i < n; i++ {
+				mj.AddScaledVec(mj, gj.AtVec(i)/float64(n), f.RowView(i))
+				ml.AddScaledVec(ml, gl.AtVec(i)/float64(n), f.RowView(i))
+			}
+			s := mat.NewDense(q, q, nil)
+			for i := 0; i < n; i++ {
+				a, b := mat.NewVecDense(q, nil), mat.NewVecDense(q, nil)
+				a.AddScaledVec(a, gj.AtVec(i), f.RowView(i))
+				a.SubVec(a, mj)
+				b.AddScaledVec(b, gl.AtVec(i), f.RowView(i))
+				b.SubVec(b, ml)
+				var o mat.Dense
+				o.Outer(1/float64(n-1), a, b)
+				s.Add(s, &o)
+			}
+			var c mat.Dense
+			c.Product(&gi, s, &gi)
+			c.Scale(1/float64(n), &c)
+			for a := 0; a < dim; a++ {
+				for b := 0; b < dim; b++ {
+					want, have := c.At(a, b), got.At((j-dim)*dim+a, (l-dim)*dim+b)
+					if math.Abs(have-want) > 1e-9*(math.Abs(want)+1e-12) {
+						t.Fatalf("Cov(Δ_%d,%d, Δ_%d,%d) = %g, want %g", j, a, l, b, have, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestWaldInvariants: the Wald statistic depends on the span only (any
+// basis of it gives the same W), is zero at the refined frame's own
+// estimate and grows as the span moves away from it.
+func TestWaldInvariants(t *testing.T) {
+	x, _, err := Artificial{Dist: SubGaussian, N: 1000, D: 6, Rotate: true}.Sample(rand.NewPCG(5, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := prepare(context.Background(), x, config{kernel: true, src: rand.NewPCG(1, 1)}, 2, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wh, err := newWhitening(pr.z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ef, err := equivariantEstimate(context.Background(), pr, wh, 2, &RobustReport{}, newStopwatch())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The refined estimate u·[I; Δ̂] in standardised coordinates.
+	d, dim := 6, 2
+	corr := mat.NewDense(d, dim, nil)
+	corr.Set(0, 0, 1)
+	corr.Set(1, 1, 1)
+	corr.Slice(dim, d, 0, dim).(*mat.Dense).Copy(ef.tilt.delta)
+	var bw mat.Dense
+	bw.Mul(ef.tilt.u, corr)
+	refined := wh.unwhiten(&bw)
+	if w, df := ef.wald(refined); df != 8 || w > 1e-18 {
+		t.Errorf("W at the refined estimate = %g (df %d), want 0 (df 8)", w, df)
+	}
+	base := mat.DenseCopyOf(ef.basis)
+	mix := mat.NewDense(2, 2, []float64{2, 1, -0.5, 3})
+	var other mat.Dense
+	other.Mul(base, mix)
+	w1, _ := ef.wald(base)
+	w2, _ := ef.wald(&other)
+	if math.Abs(w1-w2) > 1e-9*(1+w1) {
+		t.Errorf("W depends on the basis: %g vs %g", w1, w2)
+	}
+	prev := -1.0
+	for _, step := range []float64{0.01, 0.05, 0.2} {
+		moved := mat.DenseCopyOf(refined)
+		for i := 0; i < d; i++ {
+			moved.Set(i, 0, moved.At(i, 0)+step*float64(i%3-1))
+		}
+		w, _ := ef.wald(moved)
+		if !(w > prev) {
+			t.Errorf("W = %g at step %g, not above %g at the smaller step", w, step, prev)
+		}
+		prev = w
 	}
 }
 

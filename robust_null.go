@@ -10,18 +10,15 @@ import (
 // nullTest compares, for every coordinate j with its chosen (σ_j, λ_j),
 // the per-row held-out losses of the fitted model and of the null model
 // (the linear part alone, or f_j = 0 without one). It fills the stage's
-// zOut and lossOut if set, and reports which coordinates fail the test
-// (all false when nullZ ≤ 0). It does nothing when the stage asks for none
-// of the three.
+// zOut if set, and reports which coordinates fail the test (all false
+// when nullZ ≤ 0). It does nothing when the stage asks for neither.
 func (rs *robustSweep) nullTest(ctx context.Context, workers int, choices []choice) ([]bool, error) {
 	st, sd := rs.st, rs.sd
 	isNull := make([]bool, sd.d)
 	if !st.testsNull() {
 		return isNull, nil
 	}
-	d := sd.d
-	losses := make([][]float64, 2*d) // the model's, then the null model's
-	z := make([]float64, d)
+	z := make([]float64, sd.d)
 	err := parallelFor(ctx, workers, sd.d, func(wk, j int) error {
 		model, null, err := rs.cellOf(wk).(*robustCell).perRow(j, choices[j].w)
 		if err != nil {
@@ -31,7 +28,6 @@ func (rs *robustSweep) nullTest(ctx context.Context, workers int, choices []choi
 		if st.nullZ > 0 {
 			isNull[j] = !(z[j] < -st.nullZ)
 		}
-		losses[j], losses[d+j] = model, null
 		return nil
 	}, nil)
 	if err != nil {
@@ -40,18 +36,6 @@ func (rs *robustSweep) nullTest(ctx context.Context, workers int, choices []choi
 	keepAtLeast(isNull, z, st.minKept)
 	if st.zOut != nil {
 		copy(st.zOut, z)
-	}
-	if st.lossOut != nil {
-		clear(st.lossOut)
-		for j := 0; j < d; j++ {
-			loss := losses[j]
-			if isNull[j] {
-				loss = losses[d+j]
-			}
-			for p, i := range sd.part.order {
-				st.lossOut[i] += loss[p]
-			}
-		}
 	}
 	return isNull, nil
 }

@@ -34,10 +34,6 @@ type robustStage struct {
 	// minKept is the fewest coordinates whose kernel part the null test
 	// keeps: if fewer pass, those with the lowest z are kept too.
 	minKept int
-	// lossOut, if not nil (length n), receives every row's held-out loss
-	// summed over the coordinates, for the chosen candidates (the null
-	// model where the null test rejected the kernel part).
-	lossOut []float64
 	// zOut, if not nil (length d), receives every coordinate's paired
 	// z-score of the held-out loss difference between its fitted model and
 	// its null model (negative: the kernel part helps).
@@ -194,9 +190,9 @@ func newRobustSweep(st *robustStage, sd *stageData, workers int) *robustSweep {
 }
 
 // testsNull reports whether the stage runs the null test: for its
-// decision, its z-scores or its per-row losses.
+// decision or its z-scores.
 func (st *robustStage) testsNull() bool {
-	return st.nullZ > 0 || st.lossOut != nil || st.zOut != nil
+	return st.nullZ > 0 || st.zOut != nil
 }
 
 // newLinSums returns zero sums of the linear part of one coordinate.

@@ -90,3 +90,14 @@ func (wh whitening) unwhiten(b mat.Matrix) *mat.Dense {
 	out.Mul(wh.w, b)
 	return &out
 }
+
+// toWhitened returns W⁻¹·b, mapping a basis of E_z to one of E_y, by a
+// Cholesky solve with the symmetric positive definite W.
+func (wh whitening) toWhitened(b mat.Matrix) (*mat.Dense, error) {
+	var ch mat.Cholesky
+	var out mat.Dense
+	if !ch.Factorize(wh.w) || ch.SolveTo(&out, b) != nil {
+		return nil, fmt.Errorf("%w: whitening matrix is singular", ErrSingular)
+	}
+	return &out, nil
+}

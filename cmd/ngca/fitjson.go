@@ -96,11 +96,12 @@ type coordJSON struct {
 // robustJSON is the report of the robust variant of WF-LSNGCA.
 type robustJSON struct {
 	Path         string    `json:"path"`
-	Z            jsonFloat `json:"z"`
+	Wald         jsonFloat `json:"wald"`
+	DF           int       `json:"df"`
+	P            jsonFloat `json:"p"`
+	Refined      bool      `json:"refined"`
 	KernelCoords []int     `json:"kernel_coords"`
 	NullCoords   []int     `json:"null_coords"`
-	// EquivariantError is RobustReport.EquivariantErr, if any.
-	EquivariantError string `json:"equivariant_error,omitempty"`
 }
 
 // oneBased returns the 0-based indices idx numbered from 1.
@@ -185,11 +186,8 @@ func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res 
 	case *ngca.RobustReport:
 		out.Settings = settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
 		out.CV = cvJSON(r.CV)
-		out.Robust = &robustJSON{Path: r.Path.String(), Z: jsonFloat(r.Z),
+		out.Robust = &robustJSON{Path: r.Path.String(), Wald: jsonFloat(r.Wald), DF: r.DF, P: jsonFloat(r.P), Refined: r.Refined,
 			KernelCoords: oneBased(r.KernelCoords), NullCoords: oneBased(r.NullCoords)}
-		if r.EquivariantErr != nil {
-			out.Robust.EquivariantError = r.EquivariantErr.Error()
-		}
 	case *ngca.MIPPReport:
 		out.Settings = settingsJSON{Iterations: r.Iterations, Threshold: r.Threshold}
 		for _, k := range r.Kept {

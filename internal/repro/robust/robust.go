@@ -114,7 +114,7 @@ type Row struct {
 	Epsilon float64
 	Seconds float64
 	Path    string  // robust variants: the estimate returned
-	Z       float64 // robust variants: the switch statistic
+	P       float64 // robust variants: the p-value of the test of the axes estimate
 	Err     string
 }
 
@@ -125,7 +125,7 @@ type job struct {
 }
 
 // header names the columns of robust.csv.
-var header = []string{"cell", "distribution", "seed", "method", "epsilon", "seconds", "path", "z", "error"}
+var header = []string{"cell", "distribution", "seed", "method", "epsilon", "seconds", "path", "p", "error"}
 
 // Run executes the study and writes robust.csv and robust.md into c.Out.
 // Finished rows are appended to robust.csv as they come (a kill leaves
@@ -229,7 +229,7 @@ func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
 		start := time.Now()
 		res, err := m.New(src).Fit(ctx, x)
 		row := Row{Cell: j.cell.Name, Dist: j.dist, Seed: j.seed, Method: m.Key, Seconds: time.Since(start).Seconds(),
-			Epsilon: math.NaN(), Z: math.NaN()}
+			Epsilon: math.NaN(), P: math.NaN()}
 		switch {
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
@@ -238,7 +238,7 @@ func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
 		default:
 			row.Epsilon = ngca.SubspaceError(truth, res.Basis)
 			if r, ok := res.Report.(*ngca.RobustReport); ok {
-				row.Path, row.Z = r.Path.String(), r.Z
+				row.Path, row.P = r.Path.String(), r.P
 			}
 		}
 		rows = append(rows, row)
@@ -249,7 +249,7 @@ func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
 func (r Row) record() []string {
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	return []string{r.Cell, r.Dist.String(), strconv.Itoa(r.Seed), r.Method, g(r.Epsilon),
-		strconv.FormatFloat(r.Seconds, 'f', 3, 64), r.Path, g(r.Z), r.Err}
+		strconv.FormatFloat(r.Seconds, 'f', 3, 64), r.Path, g(r.P), r.Err}
 }
 
 func cellIndex(cells []Cell, name string) int {
@@ -270,133 +270,156 @@ func methodIndex(ms []Method, key string) int {
 	return len(ms)
 }
 
+// tally gathers the rows of one study for its tables.
+type tally struct {
+	eps    map[tallyKey][]float64
+	failed map[tallyKey]int
+	secs   map[string][]float64
+	paths  map[tallyKey]map[string]int
+	ps     map[tallyKey][]float64
+}
+
+type tallyKey struct {
+	cell, method string
+	dist         ngca.Distribution
+}
+
+func newTally(rows []Row) *tally {
+	t := &tally{map[tallyKey][]float64{}, map[tallyKey]int{}, map[string][]float64{}, map[tallyKey]map[string]int{}, map[tallyKey][]float64{}}
+	for _, r := range rows {
+		k := tallyKey{r.Cell, r.Method, r.Dist}
+		if r.Err != "" {
+			t.failed[k]++
+			continue
+		}
+		t.eps[k] = append(t.eps[k], r.Epsilon)
+		if r.Cell == "aligned r=0" || r.Cell == "rotated r=0" {
+			t.secs[r.Method] = append(t.secs[r.Method], r.Seconds)
+		}
+		if r.Path != "" {
+			if t.paths[k] == nil {
+				t.paths[k] = map[string]int{}
+			}
+			t.paths[k][r.Path]++
+			t.ps[k] = append(t.ps[k], r.P)
+		}
+	}
+	return t
+}
+
+func (t *tally) mean(k tallyKey) (float64, int) {
+	s := repro.Summarize(t.eps[k])
+	return s.Mean, s.N
+}
+
 // markdown renders the study: the goal check, one table of mean ε per
 // method, the robust variant's decisions and the time per fit.
 func (c *Config) markdown(rows []Row) string {
-	type key struct {
-		cell, method string
-		dist         ngca.Distribution
-	}
-	eps := map[key][]float64{}
-	failed := map[key]int{}
-	secs := map[string][]float64{}
-	paths := map[key]map[string]int{}
-	zs := map[key][]float64{}
-	for _, r := range rows {
-		k := key{r.Cell, r.Method, r.Dist}
-		if r.Err != "" {
-			failed[k]++
-			continue
-		}
-		eps[k] = append(eps[k], r.Epsilon)
-		if r.Cell == "aligned r=0" || r.Cell == "rotated r=0" {
-			secs[r.Method] = append(secs[r.Method], r.Seconds)
-		}
-		if r.Path != "" {
-			if paths[k] == nil {
-				paths[k] = map[string]int{}
-			}
-			paths[k][r.Path]++
-			zs[k] = append(zs[k], r.Z)
-		}
-	}
-	mean := func(k key) (float64, int) {
-		s := repro.Summarize(eps[k])
-		return s.Mean, s.N
-	}
+	t := newTally(rows)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Mean subspace error ε over %d seeds per cell (n = %d, m = 2; data seed %d). Produced by `ngca reproduce robust`.\n", c.Seeds, c.N, c.Seed)
 	fmt.Fprintf(&b, "A cell marked [k failed] had k fits that returned an error; they are not in the mean.\n\n")
-
-	// Goal check for the robust variant.
-	robust := ""
+	hasRobust := methodIndex(c.Methods, "robust") < len(c.Methods)
+	if hasRobust {
+		c.goalTable(&b, t)
+	}
 	for _, m := range c.Methods {
-		if m.Key == "robust" {
-			robust = m.Key
-		}
+		c.meanTable(&b, t, m)
 	}
-	if robust != "" {
-		fmt.Fprintf(&b, "### Goal check: WF-LSNGCA robust\n\n| cell | goal | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|---|\n")
-		for _, cell := range c.Cells {
-			goal := "below LSNGCA"
-			if cell.Goal > 0 {
-				goal = fmt.Sprintf("≤ %g", cell.Goal)
-			}
-			fmt.Fprintf(&b, "| %s | %s |", cell.Name, goal)
-			for _, dist := range c.Dists {
-				m, n := mean(key{cell.Name, robust, dist})
-				if n == 0 {
-					fmt.Fprint(&b, " – |")
-					continue
-				}
-				bound := cell.Goal
-				if bound == 0 {
-					bound, _ = mean(key{cell.Name, "lsngca", dist})
-				}
-				mark := "✗"
-				if m <= bound {
-					mark = "✓"
-				}
-				fmt.Fprintf(&b, " %s %.2g |", mark, m)
-			}
-			fmt.Fprintln(&b)
-		}
-		fmt.Fprintln(&b)
+	if hasRobust {
+		c.decisionTable(&b, t)
 	}
-
-	for _, m := range c.Methods {
-		fmt.Fprintf(&b, "### %s\n\n| cell | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|\n", m.Label)
-		for _, cell := range c.Cells {
-			fmt.Fprintf(&b, "| %s |", cell.Name)
-			for _, dist := range c.Dists {
-				k := key{cell.Name, m.Key, dist}
-				mv, n := mean(k)
-				cellText := "–"
-				if n > 0 {
-					cellText = fmt.Sprintf("%.2e", mv)
-				}
-				if failed[k] > 0 {
-					cellText += fmt.Sprintf(" [%d failed]", failed[k])
-				}
-				fmt.Fprintf(&b, " %s |", cellText)
-			}
-			fmt.Fprintln(&b)
-		}
-		fmt.Fprintln(&b)
-	}
-
-	if robust != "" {
-		fmt.Fprintf(&b, "### Decisions of WF-LSNGCA robust\n\nFits that returned the equivariant estimate, and the range of the switch statistic z (the estimate switches below −4).\n\n| cell | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|\n")
-		for _, cell := range c.Cells {
-			fmt.Fprintf(&b, "| %s |", cell.Name)
-			for _, dist := range c.Dists {
-				k := key{cell.Name, robust, dist}
-				total := 0
-				for _, v := range paths[k] {
-					total += v
-				}
-				lo, hi := math.Inf(1), math.Inf(-1)
-				for _, z := range zs[k] {
-					if !math.IsNaN(z) {
-						lo, hi = math.Min(lo, z), math.Max(hi, z)
-					}
-				}
-				if total == 0 {
-					fmt.Fprint(&b, " – |")
-					continue
-				}
-				fmt.Fprintf(&b, " %d/%d, z %.1f to %.1f |", paths[k]["equivariant"], total, lo, hi)
-			}
-			fmt.Fprintln(&b)
-		}
-		fmt.Fprintln(&b)
-	}
-
-	fmt.Fprintf(&b, "### Time per fit\n\nMedian seconds per fit on one core (Workers = 1), over the cells aligned r=0 and rotated r=0 (n = %d, d = 10), with other fits running on the other cores.\n\n| method | seconds | × faithful |\n|---|---|---|\n", c.N)
-	base := repro.Median(secs[c.Methods[0].Key])
-	for _, m := range c.Methods {
-		med := repro.Median(secs[m.Key])
-		fmt.Fprintf(&b, "| %s | %.2f | %.1f |\n", m.Label, med, med/base)
-	}
+	c.timeTable(&b, t)
 	return b.String()
+}
+
+// goalTable checks the robust variant's mean ε against each cell's goal.
+func (c *Config) goalTable(b *strings.Builder, t *tally) {
+	fmt.Fprintf(b, "### Goal check: WF-LSNGCA robust\n\n| cell | goal | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|---|\n")
+	for _, cell := range c.Cells {
+		goal := "below LSNGCA"
+		if cell.Goal > 0 {
+			goal = fmt.Sprintf("≤ %g", cell.Goal)
+		}
+		fmt.Fprintf(b, "| %s | %s |", cell.Name, goal)
+		for _, dist := range c.Dists {
+			m, n := t.mean(tallyKey{cell.Name, "robust", dist})
+			if n == 0 {
+				fmt.Fprint(b, " – |")
+				continue
+			}
+			bound := cell.Goal
+			if bound == 0 {
+				bound, _ = t.mean(tallyKey{cell.Name, "lsngca", dist})
+			}
+			mark := "✗"
+			if m <= bound {
+				mark = "✓"
+			}
+			fmt.Fprintf(b, " %s %.2g |", mark, m)
+		}
+		fmt.Fprintln(b)
+	}
+	fmt.Fprintln(b)
+}
+
+// meanTable writes one method's mean ε per cell and distribution.
+func (c *Config) meanTable(b *strings.Builder, t *tally, m Method) {
+	fmt.Fprintf(b, "### %s\n\n| cell | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|\n", m.Label)
+	for _, cell := range c.Cells {
+		fmt.Fprintf(b, "| %s |", cell.Name)
+		for _, dist := range c.Dists {
+			k := tallyKey{cell.Name, m.Key, dist}
+			mv, n := t.mean(k)
+			text := "–"
+			if n > 0 {
+				text = fmt.Sprintf("%.2e", mv)
+			}
+			if t.failed[k] > 0 {
+				text += fmt.Sprintf(" [%d failed]", t.failed[k])
+			}
+			fmt.Fprintf(b, " %s |", text)
+		}
+		fmt.Fprintln(b)
+	}
+	fmt.Fprintln(b)
+}
+
+// decisionTable writes how often the robust variant returned its
+// equivariant estimate, and the range of its test's p-value.
+func (c *Config) decisionTable(b *strings.Builder, t *tally) {
+	fmt.Fprintf(b, "### Decisions of WF-LSNGCA robust\n\nFits that returned the equivariant estimate, and the range of the p-value of the test of the axes estimate (the axes estimate is kept when p ≥ %g).\n\n| cell | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|\n", ngca.RobustLevel)
+	for _, cell := range c.Cells {
+		fmt.Fprintf(b, "| %s |", cell.Name)
+		for _, dist := range c.Dists {
+			k := tallyKey{cell.Name, "robust", dist}
+			total := 0
+			for _, v := range t.paths[k] {
+				total += v
+			}
+			if total == 0 {
+				fmt.Fprint(b, " – |")
+				continue
+			}
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, p := range t.ps[k] {
+				if !math.IsNaN(p) {
+					lo, hi = math.Min(lo, p), math.Max(hi, p)
+				}
+			}
+			fmt.Fprintf(b, " %d/%d, p %.1e to %.1e |", t.paths[k]["equivariant"], total, lo, hi)
+		}
+		fmt.Fprintln(b)
+	}
+	fmt.Fprintln(b)
+}
+
+// timeTable writes the median time per fit on the two d = 10 cells.
+func (c *Config) timeTable(b *strings.Builder, t *tally) {
+	fmt.Fprintf(b, "### Time per fit\n\nMedian seconds per fit on one core (Workers = 1), over the cells aligned r=0 and rotated r=0 (n = %d, d = 10), with other fits running on the other cores.\n\n| method | seconds | × faithful |\n|---|---|---|\n", c.N)
+	base := repro.Median(t.secs[c.Methods[0].Key])
+	for _, m := range c.Methods {
+		med := repro.Median(t.secs[m.Key])
+		fmt.Fprintf(b, "| %s | %.2f | %.1f |\n", m.Label, med, med/base)
+	}
 }

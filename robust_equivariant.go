@@ -1,0 +1,297 @@
+package ngca
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+)
+
+// eqFit is the robust variant's equivariant estimate.
+type eqFit struct {
+	basis *mat.Dense // d×dim orthonormal, standardised coordinates
+	wh    whitening  // the whitening it was refined in
+	tilt  tiltFit    // its last refinement
+	// refined is false if the estimate is MIPP's start, which the
+	// refinement did not move significantly.
+	refined bool
+}
+
+// tiltFit is one refinement of a frame u (whitened coordinates): the tilt
+// Δ̂ ((d−dim)×dim) of the index space toward the frame's other
+// coordinates, and the sandwich covariance of vec(Δ̂) (row by row).
+type tiltFit struct {
+	u, delta *mat.Dense
+	cov      *mat.SymDense
+}
+
+// equivariantEstimate starts from MIPP (default settings) on the
+// standardised data and refines the frame robustRounds times (alignStep)
+// in the whitened coordinates y = W(z − μ), where every direction has unit
+// variance, so that each refinement is a well-conditioned regression
+// whatever the conditioning of the data. Its index space E_y maps back as
+// E_z = W·E_y.
+func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, rep *RobustReport, sw *stopwatch) (*eqFit, error) {
+	pr.progress.begin("mipp")
+	start, err := (&MIPP{Dim: dim, Src: pr.rng, Workers: pr.workers, Progress: pr.progress.forward()}).Fit(ctx, pr.z)
+	if err != nil {
+		return nil, fmt.Errorf("robust WF-LSNGCA: equivariant start: %w", err)
+	}
+	sw.lap("start")
+	yw := whitenedData(pr, wh)
+	ef := &eqFit{wh: wh}
+	b, err := wh.toWhitened(start.Basis)
+	if err != nil {
+		return nil, err
+	}
+	for r := 0; r < robustRounds; r++ {
+		var cv StageCV
+		if b, cv, err = alignStep(ctx, yw, completeFrame(b), dim, fmt.Sprintf("align %d", r+1), &ef.tilt); err != nil {
+			return nil, err
+		}
+		rep.CV = append(rep.CV, cv)
+	}
+	q, ok := orthonormal(wh.unwhiten(b))
+	if !ok {
+		return nil, fmt.Errorf("%w: robust WF-LSNGCA: the refined frame lost rank", ErrSingular)
+	}
+	ef.basis = q
+	// The refinement replaces MIPP's estimate only if it moved it by more
+	// than its own sampling error: W(start) > DF, the mean of χ²_DF. On
+	// heavy-tailed signals the refinement is no more precise than MIPP and
+	// now and then drifts away from it (docs/robust.md).
+	sq, ok := orthonormal(start.Basis)
+	if !ok {
+		return nil, fmt.Errorf("%w: robust WF-LSNGCA: the start lost rank", ErrSingular)
+	}
+	if w, df := ef.wald(sq); w <= float64(df) {
+		ef.basis, ef.refined = sq, false
+	} else {
+		ef.refined = true
+	}
+	sw.lap("align")
+	return ef, nil
+}
+
+// whitenedData returns pr with its data (and explicit centers) in the
+// whitened coordinates of wh.
+func whitenedData(pr *prepared, wh whitening) *prepared {
+	yw := *pr
+	yw.z = wh.apply(pr.z)
+	if pr.explicit != nil {
+		yw.explicit = wh.apply(pr.explicit)
+	}
+	return &yw
+}
+
+// alignStep refines the frame u (d×d orthonormal; its first dim columns
+// span the current estimate): in y = x·u it fits the first dim
+// coordinates' scores with kernels on those coordinates only and a linear
+// part in all of y, then fits every other coordinate's score by the same
+// objective as g_j = Δ_jᵀh(y_U) + a_jᵀy + c_j, h the first fit's kernel
+// parts. To first order in the frame's error, the score of coordinate j
+// is exactly of that form with Δ_j the tilt of the index space toward
+// coordinate j, so it returns the corrected basis u·[I; Δ] (d×dim), and
+// sets tf to the frame, the tilt and its covariance.
+func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int, name string, tf *tiltFit) (*mat.Dense, StageCV, error) {
+	var y mat.Dense
+	y.Mul(pr.z, u)
+	n, d := y.Dims()
+	yu := mat.DenseCopyOf(y.Slice(0, n, 0, dim))
+	st := robustStage{stage: stage{name: name, x: yu, centers: pr.centersFrom(yu, inFrame(u, dim)), widths: everyOther(pr.widths),
+		ridges: everyOther(pr.ridges), part: newPartition(pr.rng, n, pr.folds)}, linear: true, linX: &y}
+	g, cv, err := fitRobustStage(ctx, st, &pr.plan)
+	if err != nil {
+		return nil, cv, err
+	}
+	h := mat.NewDense(n, dim, nil) // the kernel parts h(y_U)
+	if err := g.kern.eval(ctx, pr.workers, yu, h, nil); err != nil {
+		return nil, cv, err
+	}
+	// One Gram matrix G of the features F = (h, y, 1) serves every row:
+	// the objective ½E[g_j²] + E[∂_j g_j] of g_j = −β_jᵀF has
+	// G·β_j = E[∂_j F] = e_j in the y block.
+	q := dim + d + 1
+	f := mat.NewDense(n, q, nil)
+	for i := 0; i < n; i++ {
+		row := f.RawRowView(i)
+		copy(row, h.RawRowView(i))
+		copy(row[dim:], y.RawRowView(i))
+		row[dim+d] = 1
+	}
+	var gram mat.SymDense
+	gram.SymOuterK(1/float64(n), f.T())
+	var ch mat.Cholesky
+	if !ch.Factorize(&gram) {
+		return nil, cv, fmt.Errorf("%w: robust WF-LSNGCA: frame refinement is singular", ErrSingular)
+	}
+	// Right-hand sides: e_k for the first dim columns (the h block of G⁻¹,
+	// for the covariance), e_dim+j for column j ≥ dim (tilt regression j).
+	rhs := mat.NewDense(q, d, nil)
+	for j := 0; j < d; j++ {
+		if j < dim {
+			rhs.Set(j, j, 1)
+		} else {
+			rhs.Set(dim+j, j, 1)
+		}
+	}
+	var beta mat.Dense
+	if err := ch.SolveTo(&beta, rhs); err != nil {
+		return nil, cv, fmt.Errorf("%w: robust WF-LSNGCA: frame refinement is singular", ErrSingular)
+	}
+	corr := mat.NewDense(d, dim, nil)
+	for k := 0; k < dim; k++ {
+		corr.Set(k, k, 1)
+	}
+	for j := dim; j < d; j++ {
+		for k := 0; k < dim; k++ {
+			corr.Set(j, k, -beta.At(k, j))
+		}
+	}
+	tf.cov = tiltCovariance(f, &beta, dim)
+	ai, err := scoreScale(g.kern, yu, &ch, d)
+	if err != nil {
+		return nil, cv, err
+	}
+	rest := corr.Slice(dim, d, 0, dim).(*mat.Dense)
+	var cal mat.Dense
+	cal.Mul(rest, ai.T()) // row j: (A⁻¹Δ̂_j)ᵀ
+	rest.Copy(&cal)
+	tf.cov = blockTransform(tf.cov, ai)
+	var b mat.Dense
+	b.Mul(u, corr)
+	tf.u, tf.delta = u, mat.DenseCopyOf(corr.Slice(dim, d, 0, dim))
+	return &b, cv, nil
+}
+
+// scoreScale returns A⁻¹, where A (dim×dim) maps the kernel parts h of
+// the frame coordinates' score models to the scores themselves, s ≈ Aᵀh:
+// column k of A is the h block of the same regression for the frame
+// coordinate k, whose objective's linear term is E[∂_k F] = (E[∂_k h],
+// e_k, 0). A ridge-penalised h is shrunk toward zero, and the tilt
+// regression on it overshoots by A: the score of coordinate j is
+// δ_jᵀs ≈ (Aδ_j)ᵀh, so the tilt is δ_j = A⁻¹Δ̂_j. Without this, the
+// refinement of heavy-tailed signals with few rows overshoots and drifts
+// away from its start (docs/robust.md). ch factorises the features' Gram
+// matrix G; d is the frame's dimension.
+func scoreScale(m *derivModel, yu *mat.Dense, ch *mat.Cholesky, d int) (*mat.Dense, error) {
+	n, dim := yu.Dims()
+	jac, mean := mat.NewDense(dim, dim, nil), mat.NewDense(dim, dim, nil)
+	for i := 0; i < n; i++ {
+		m.jacobianTo(jac, yu.RawRowView(i))
+		mean.Add(mean, jac)
+	}
+	mean.Scale(1/float64(n), mean)
+	rhs := mat.NewDense(dim+d+1, dim, nil)
+	for k := 0; k < dim; k++ {
+		for l := 0; l < dim; l++ {
+			rhs.Set(l, k, mean.At(l, k))
+		}
+		rhs.Set(dim+k, k, 1)
+	}
+	var beta mat.Dense
+	if err := ch.SolveTo(&beta, rhs); err != nil {
+		return nil, fmt.Errorf("%w: robust WF-LSNGCA: frame refinement is singular", ErrSingular)
+	}
+	a := mat.NewDense(dim, dim, nil)
+	a.Scale(-1, beta.Slice(0, dim, 0, dim))
+	var ai mat.Dense
+	if err := ai.Inverse(a); err != nil {
+		return nil, fmt.Errorf("%w: robust WF-LSNGCA: the frame coordinates' kernel parts do not explain their scores", ErrSingular)
+	}
+	return &ai, nil
+}
+
+// blockTransform returns B·cov·Bᵀ for B = diag(t, t, …), the covariance
+// of vec(Δ) after every row Δ_j becomes t·Δ_j.
+func blockTransform(cov *mat.SymDense, t *mat.Dense) *mat.SymDense {
+	p := cov.SymmetricDim()
+	dim, _ := t.Dims()
+	big := mat.NewDense(p, p, nil)
+	for j := 0; j < p; j += dim {
+		big.Slice(j, j+dim, j, j+dim).(*mat.Dense).Copy(t)
+	}
+	var tmp mat.Dense
+	tmp.Mul(big, cov)
+	out := mat.NewSymDense(p, nil)
+	for r := 0; r < p; r++ {
+		for c := r; c < p; c++ {
+			out.SetSym(r, c, mat.Dot(tmp.RowView(r), big.RowView(c)))
+		}
+	}
+	return out
+}
+
+// tiltCovariance returns the sandwich covariance of vec(Δ̂) from the
+// features f (n×q) and beta = G⁻¹·[E_h, e_dim+j …] (q×d). Each tilt row
+// solves the estimating equation (1/n)Σᵢ F_i F_iᵀβ_j = e_dim+j, so
+// Cov(β̂_j, β̂_l) = G⁻¹·Cov(F_i g_ij, F_i g_il)·G⁻¹/n with g_ij = F_iᵀβ_j;
+// its h block is the covariance over rows of g_ij·u_i/n, u_i = (G⁻¹F_i)_h
+// = F_iᵀ(G⁻¹E_h).
+func tiltCovariance(f, beta *mat.Dense, dim int) *mat.SymDense {
+	n, _ := f.Dims()
+	var uf, g mat.Dense
+	q, d := beta.Dims()
+	uf.Mul(f, beta.Slice(0, q, 0, dim)) // n×dim
+	g.Mul(f, beta.Slice(0, q, dim, d))  // n×(d−dim)
+	p := (d - dim) * dim
+	infl := mat.NewDense(n, p, nil)
+	for i := 0; i < n; i++ {
+		row, gi, ui := infl.RawRowView(i), g.RawRowView(i), uf.RawRowView(i)
+		for j, gv := range gi {
+			for k, uv := range ui {
+				row[j*dim+k] = gv * uv
+			}
+		}
+	}
+	var cov mat.SymDense
+	stat.CovarianceMatrix(&cov, infl, nil)
+	cov.ScaleSym(1/float64(n), &cov)
+	return &cov
+}
+
+// wald returns the Wald statistic of the hypothesis that the index space
+// is span(a) (d×dim, standardised coordinates), W = (t − δ)ᵀ Cov(δ)⁻¹ (t − δ)
+// with δ = vec(Δ̂) the last refinement's tilt and t the tilt of span(a)
+// in the same frame, and its degrees of freedom (d − dim)·dim. W is +Inf
+// if span(a) has no tilt in that frame (it is orthogonal to part of the
+// frame's first dim coordinates) or the covariance is singular.
+func (ef *eqFit) wald(a *mat.Dense) (float64, int) {
+	d, dim := a.Dims()
+	p := (d - dim) * dim
+	aw, err := ef.wh.toWhitened(a)
+	if err != nil {
+		return math.Inf(1), p
+	}
+	// In the frame, span(a) = span([A_U; A_R]) = span([I; A_R·A_U⁻¹]).
+	var au, tt mat.Dense
+	au.Mul(ef.tilt.u.T(), aw)
+	if err := tt.Solve(au.Slice(0, dim, 0, dim).T(), au.Slice(dim, d, 0, dim).T()); err != nil {
+		return math.Inf(1), p
+	}
+	diff := mat.NewVecDense(p, nil)
+	for j := 0; j < d-dim; j++ {
+		for k := 0; k < dim; k++ {
+			diff.SetVec(j*dim+k, tt.At(k, j)-ef.tilt.delta.At(j, k))
+		}
+	}
+	var ch mat.Cholesky
+	var sol mat.VecDense
+	if !ch.Factorize(ef.tilt.cov) || ch.SolveVecTo(&sol, diff) != nil {
+		return math.Inf(1), p
+	}
+	return mat.Dot(diff, &sol), p
+}
+
+// inFrame returns the map of explicit (whitened) centers into the first k
+// coordinates of the frame y = x·u.
+func inFrame(u *mat.Dense, k int) func(*mat.Dense) *mat.Dense {
+	return func(c *mat.Dense) *mat.Dense {
+		d, _ := u.Dims()
+		var out mat.Dense
+		out.Mul(c, u.Slice(0, d, 0, k))
+		return &out
+	}
+}
