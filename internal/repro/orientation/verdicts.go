@@ -1,0 +1,257 @@
+package orientation
+
+import (
+	"math"
+
+	"github.com/ngca-go/ngca/internal/repro"
+)
+
+// summary is a method's record over every cell.
+type summary struct {
+	method                 string
+	cells, fits, failed    int
+	medianOfMedians, worst float64
+	worstBadShare          float64 // the largest share of bad fits in a cell
+	worstBadCell           string
+	strictWorse, signWorse []string // cells where its median is above MIPP's, significantly so
+	collapses              int      // fits with ε > 0.5 where MIPP's ε < 0.1
+	medianSeconds          float64
+	maxPairs               int // the most data sets compared with MIPP in a cell
+}
+
+// summarise returns the record of method.
+func (a *analysis) summarise(method string) summary {
+	s := summary{method: method, worst: math.NaN(), worstBadShare: math.NaN()}
+	var medians, secs []float64
+	for _, c := range a.cells {
+		f := a.fits[cmKey{c.Name, method}]
+		if f == nil {
+			continue
+		}
+		s.cells++
+		s.fits += len(f.eps)
+		s.failed += f.failed
+		medians = append(medians, f.median())
+		s.worst = maxNaN(s.worst, worst(f.eps))
+		if method == mippKey {
+			continue
+		}
+		if b := badShare(f.pairs); b > s.worstBadShare || math.IsNaN(s.worstBadShare) && !math.IsNaN(b) {
+			s.worstBadShare, s.worstBadCell = b, c.Name
+		}
+		if f.worseStrict() {
+			s.strictWorse = append(s.strictWorse, c.Name)
+		}
+		if f.worseSign() {
+			s.signWorse = append(s.signWorse, c.Name)
+		}
+		s.collapses += collapses(f.pairs)
+		s.maxPairs = max(s.maxPairs, len(f.pairs))
+	}
+	for _, r := range a.rows {
+		if r.Method == method && !r.failed() {
+			secs = append(secs, r.Seconds)
+		}
+	}
+	s.medianOfMedians, s.medianSeconds = repro.Median(medians), repro.Median(secs)
+	return s
+}
+
+// collapses counts the fits with ε > 0.5 where MIPP's ε < 0.1.
+func collapses(ps []pair) int {
+	n := 0
+	for _, p := range ps {
+		if p.eps > collapseEps && p.mipp < mippGoodEps {
+			n++
+		}
+	}
+	return n
+}
+
+// maxNaN is max ignoring NaN.
+func maxNaN(a, b float64) float64 {
+	if math.IsNaN(a) || b > a {
+		return b
+	}
+	return a
+}
+
+// offending returns the cells where s's median is worse than MIPP's, read
+// strictly (median above MIPP's) or by the sign test.
+func (s summary) offending(signTest bool) []string {
+	if signTest {
+		return s.signWorse
+	}
+	return s.strictWorse
+}
+
+// minSignPairs is the fewest untied pairs with which the sign test can
+// reject at level 0.05 (½⁵ = 0.031).
+const minSignPairs = 5
+
+// untestable notes a method that the sign test can never find worse than
+// MIPP: too few data sets per cell.
+func (s summary) untestable() string {
+	if s.maxPairs >= minSignPairs {
+		return ""
+	}
+	return sprintf("; untestable: at most %s per cell, the sign test needs %d", plural(s.maxPairs, "data set"), minSignPairs)
+}
+
+// defaultByRule returns the estimator with the smallest worst ε among
+// those whose median is no worse than MIPP's in any cell ("no worse" read
+// strictly, or as not significantly worse by the sign test); "" if none
+// qualifies. Ties go to the first in the registry's order. Under the sign
+// test reading a method the test cannot judge (untestable: too few data
+// sets per cell) does not qualify: no evidence is not evidence of no harm.
+func defaultByRule(sums []summary, signTest bool) string {
+	best := ""
+	bestWorst := math.Inf(1)
+	for _, s := range sums {
+		if signTest && s.method != mippKey && s.untestable() != "" {
+			continue
+		}
+		if len(s.offending(signTest)) == 0 && s.worst < bestWorst {
+			best, bestWorst = s.method, s.worst
+		}
+	}
+	return best
+}
+
+// goal is one line of a method's goals check.
+type goal struct {
+	name, detail string
+	ok           bool
+	// none marks a goal without cells to check.
+	none bool
+}
+
+// boundGoal checks that the share of fits within the bound (not bad) is
+// at least 99 % in every cell with n ≥ 2000 and 97 % in smaller ones.
+func (a *analysis) boundGoal(method string) goal {
+	g := goal{name: "within the bound: ≥ 99 % of fits per cell (n ≥ 2000), ≥ 97 % (n = 500)", none: true}
+	low, lowCell, failing := 1.0, "", 0
+	for _, c := range a.cells {
+		f := a.fits[cmKey{c.Name, method}]
+		if f == nil || len(f.pairs) == 0 {
+			continue
+		}
+		g.none = false
+		within, need := 1-badShare(f.pairs), 0.97
+		if c.N >= 2000 {
+			need = 0.99
+		}
+		if within < need {
+			failing++
+		}
+		if within < low {
+			low, lowCell = within, c.Name
+		}
+	}
+	g.ok = failing == 0
+	g.detail = sprintf("lowest %s", percent(low))
+	if lowCell != "" && low < 1 {
+		g.detail += " (`" + lowCell + "`)"
+	}
+	if failing > 0 {
+		g.detail = plural(failing, "cell") + " short; " + g.detail
+	}
+	return g
+}
+
+// medianGoals check that the median is no worse than MIPP's in every
+// cell, strictly and by the sign test, and that no fit collapses where
+// MIPP is good.
+func (s summary) medianGoals() []goal {
+	count := func(cells []string) string {
+		if len(cells) == 0 {
+			return "0 cells"
+		}
+		return plural(len(cells), "cell") + ", e.g. `" + cells[0] + "`"
+	}
+	return []goal{
+		{name: "never ε > 0.5 where MIPP's ε < 0.1", detail: plural(s.collapses, "fit"), ok: s.collapses == 0},
+		{name: "median ≤ MIPP's in every cell", detail: count(s.strictWorse), ok: len(s.strictWorse) == 0},
+		{name: "not significantly worse than MIPP in any cell (sign test)", detail: count(s.signWorse) + s.untestable(), ok: len(s.signWorse) == 0},
+	}
+}
+
+// alignedGoal checks the robust variant's median ε ≤ 1e-4 in the aligned
+// cells (k = 0, r = 0, n ≥ 2000).
+func (a *analysis) alignedGoal(method string) goal {
+	met, total, top := 0, 0, 0.0
+	for _, c := range a.cells {
+		f := a.fits[cmKey{c.Name, method}]
+		if f == nil || c.Mix != 0 || c.R != 0 || c.N < 2000 {
+			continue
+		}
+		total++
+		m := f.median()
+		top = math.Max(top, m)
+		if m <= 1e-4 {
+			met++
+		}
+	}
+	return goal{"aligned cells (k = 0, r = 0, n ≥ 2000): median ε ≤ 1e-4",
+		sprintf("%d of %d cells, largest median %.2g", met, total, top), met == total, total == 0}
+}
+
+// stretchGoal checks the stretch goal on the turned cells (k = turn,
+// r ≤ 1, n ≥ 2000) of the paper's signals: median ≤ 0.6 × MIPP's median
+// in every such cell of at least three of the four signals. The detail
+// lists, per signal, the cells that meet it.
+func (a *analysis) stretchGoal(method string) goal {
+	g := goal{name: "stretch: turned cells (k = turn, r ≤ 1, n ≥ 2000): median ≤ 0.6 × MIPP's on at least three of a–d", none: true}
+	signals := 0
+	for _, sig := range []string{"a", "b", "c", "d"} {
+		met, total := 0, 0
+		for _, c := range a.cells {
+			f, m := a.fits[cmKey{c.Name, method}], a.fits[cmKey{c.Name, mippKey}]
+			if f == nil || m == nil || c.Signal != sig || c.Mix != turnMix || c.R > 1 || c.N < 2000 {
+				continue
+			}
+			total++
+			if f.median() <= 0.6*m.median() {
+				met++
+			}
+		}
+		if total > 0 && met == total {
+			signals++
+		}
+		g.none = g.none && total == 0
+		g.detail += sprintf("%s %d/%d; ", sig, met, total)
+	}
+	g.detail = g.detail[:len(g.detail)-2]
+	g.ok = signals >= 3
+	return g
+}
+
+// goals returns the goals check of method.
+func (a *analysis) goals(s summary) []goal {
+	gs := append([]goal{a.boundGoal(s.method)}, s.medianGoals()...)
+	if s.method == robustKey {
+		gs = append(gs, a.alignedGoal(s.method), a.stretchGoal(s.method))
+	}
+	return gs
+}
+
+// firstCells lists up to n of cells, and how many more there are.
+func firstCells(cells []string, n int) string {
+	q := make([]string, 0, n+1)
+	for i, c := range cells {
+		if i == n {
+			q = append(q, sprintf("%d more", len(cells)-n))
+			break
+		}
+		q = append(q, "`"+c+"`")
+	}
+	return join(q)
+}
+
+// plural writes a count of things: "1 cell", "3 cells".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return sprintf("%d %ss", n, thing)
+}
