@@ -9,7 +9,7 @@ import (
 // b×m row-major matrix psi: the per-fold Gram matrices of the least-squares
 // stages, about half of their arithmetic. With AVX2 and FMA it runs
 // addGramTiles; otherwise, and for the rows past the last whole tile,
-// addGramRows. The build tag netlib replaces it (blas_netlib.go).
+// addGramRows.
 var addGram = func(g, psi []float64, b, m int) {
 	if useAVX {
 		addGramTiles(g, psi, b, m)
