@@ -2,6 +2,7 @@ package ngca_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"math"
@@ -94,4 +95,23 @@ func ExampleSubspaceError() {
 	// Output:
 	// 0.25
 	// 1.00
+}
+
+// ExampleResult_MarshalJSON saves a fit as JSON and loads it back, as a
+// program that fits once and projects later would; "ngca transform -basis"
+// reads the same file.
+func ExampleResult_MarshalJSON() {
+	x, _, _ := ngca.Artificial{N: 500, D: 5}.Sample(rand.NewPCG(1, 2))
+	res, _ := (&ngca.IMAK{Dim: 2}).Fit(context.Background(), x)
+	data, err := json.Marshal(res) // or json.NewEncoder(file).Encode(res)
+	if err != nil {
+		panic(err)
+	}
+	var loaded ngca.Result
+	if err := json.Unmarshal(data, &loaded); err != nil {
+		panic(err)
+	}
+	fmt.Println(loaded.Method, mat.Equal(loaded.Basis, res.Basis))
+	// Output:
+	// IMAK true
 }

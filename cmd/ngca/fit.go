@@ -26,7 +26,9 @@ FILE is CSV, TSV or LIBSVM (see -format). A CSV/TSV header line is detected
 Every data cell must be a finite number; a bad cell is reported with its
 line and column.
 
-The JSON object has: method (the key of the estimator that ran, as -method
+The JSON object is the library's Result JSON (json.Unmarshal into an
+ngca.Result loads it) with the command's fields added. It has: ngca_result
+(the format version); method (the key of the estimator that ran, as -method
 takes it) and label (its name, as tables and plots print it); input, format,
 n, d, dim; columns and label_column (when the file has a header); seed;
 settings (the settings the fit used, defaults resolved: the kernel
@@ -36,12 +38,14 @@ suggests M is right); mean (the column means, which transform subtracts);
 cv (per stage: its name, widths, ridges and per output coordinate the
 chosen width, ridge and score and the score grid scores[width][ridge]);
 kept (MIPP: index functions kept per family); robust (WF-LSNGCA robust: the
-estimate returned, axes or equivariant, the switch statistic z, the data
-columns (numbered from 1, as cv's coord) of the kernels and of the
-coordinates the null test set to zero, and equivariant_error when the
-equivariant estimate could not be computed; the equivariant estimate has no
-eigenvalues); timings (step → seconds). A cross-validation score of +Inf (a
-candidate whose solve failed) is written as null, since JSON has no Inf.
+estimate returned, axes or equivariant; the Wald statistic, degrees of
+freedom and p-value of the test of the axes estimate; whether the
+equivariant estimate is the refined frame; the data columns (numbered from
+1, as cv's coord) of the kernels and of the coordinates the null test set
+to zero; the equivariant estimate has no eigenvalues); timings (step →
+seconds); report (the fit's report exactly, every number kept, "NaN" and
+"+Inf" as strings). Elsewhere a cross-validation score of +Inf (a candidate
+whose solve failed) is written as null, since JSON has no Inf.
 
 With -dim auto, M is chosen by the bootstrap test of "ngca dim" (its
 decision and p-values go to stderr) before the fit. After the fit, a
@@ -120,7 +124,10 @@ func runFit(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stderr, w)
 	}
 	if f.jsonMode {
-		err = writeJSON(out, newFitJSON(&f.fit, m, t, name, res))
+		var j *fitJSON
+		if j, err = newFitJSON(&f.fit, m, t, name, res); err == nil {
+			err = writeJSON(out, j)
+		}
 	} else {
 		err = writeMatrixCSV(out.Writer, res.Basis, nil)
 	}

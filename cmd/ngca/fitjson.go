@@ -19,6 +19,10 @@ import (
 // JSON has no Inf or NaN, so a non-finite number (a cross-validation score
 // of +Inf, which marks a candidate whose solve failed) is written as null.
 type fitJSON struct {
+	// ResultFormat is the version of the library's Result JSON (ngca.ResultFormat):
+	// a fit file is a Result's JSON with the command's own fields added, so
+	// that json.Unmarshal into an ngca.Result loads it.
+	ResultFormat int `json:"ngca_result"`
 	// Method is the registry key of the estimator that ran, Label its
 	// name (Result.Method).
 	Method      string        `json:"method"`
@@ -41,6 +45,9 @@ type fitJSON struct {
 	IMAK        *imakJSON     `json:"imak,omitempty"`
 	SNGCA       *sngcaJSON    `json:"sngca,omitempty"`
 	Timings     timingsJSON   `json:"timings"`
+	// Report is the Result's report exactly, as ngca.Result.MarshalJSON
+	// writes it (the fields above give it in readable form).
+	Report json.RawMessage `json:"report,omitempty"`
 }
 
 // imakJSON is the report of IMAK: its settings and its passes.
@@ -173,9 +180,19 @@ func (ts timingsJSON) MarshalJSON() ([]byte, error) {
 
 // newFitJSON collects what fit reports about a fit of the estimator m to
 // the table t read from file name.
-func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res *ngca.Result) *fitJSON {
+func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res *ngca.Result) (*fitJSON, error) {
+	lib, err := res.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var exact struct {
+		Report json.RawMessage `json:"report"`
+	}
+	if err := json.Unmarshal(lib, &exact); err != nil {
+		return nil, err
+	}
 	n, d := t.X.Dims()
-	out := &fitJSON{Method: m.Key, Label: res.Method, Input: name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
+	out := &fitJSON{ResultFormat: ngca.ResultFormat, Report: exact.Report, Method: m.Key, Label: res.Method, Input: name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
 		Columns: t.Names, LabelColumn: t.LabelName, Seed: a.seed,
 		Basis: jsonRows(res.Basis), Eigenvalues: jsonFloats(res.Eigenvalues), Mean: jsonFloats(res.Mean),
 		CV: []stageJSON{}, Timings: timingsJSON(res.Timings)}
@@ -203,7 +220,7 @@ func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res 
 			Passes: r.Passes, Kappa: jsonFloat(r.Kappa), Lambda: jsonFloat(r.Lambda), Iterations: r.Iterations,
 			Gap: jsonFloat(r.Gap), Converged: r.Converged, Dropped: r.Dropped}
 	}
-	return out
+	return out, nil
 }
 
 // cvJSON converts the cross-validation of the stages of a fit.
