@@ -12,11 +12,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Defaults of the estimators' configuration fields (the paper's §4.1 and the
-// authors' experiment code).
+// Defaults of the kernel estimators' configuration fields (the paper's §4.1
+// and the authors' experiment code): NumCenters = 0 means min(n,
+// DefaultCenters) centers, Folds = 0 means DefaultFolds folds.
 const (
-	defaultCenters = 100
-	defaultFolds   = 5
+	DefaultCenters = 100
+	DefaultFolds   = 5
 )
 
 // DefaultWidths returns the default grid of Gaussian widths σ:
@@ -89,7 +90,7 @@ func (c config) resolve(n, d int) (plan, error) {
 	p.folds = c.folds
 	switch {
 	case p.folds == 0:
-		p.folds = defaultFolds
+		p.folds = DefaultFolds
 	case p.folds < 2:
 		return p, fmt.Errorf("%w: Folds = %d, need at least 2", ErrParam, c.folds)
 	}
@@ -125,7 +126,7 @@ func (c config) resolve(n, d int) (plan, error) {
 		p.b = c.numCenters
 		switch {
 		case p.b == 0:
-			p.b = min(n, defaultCenters)
+			p.b = min(n, DefaultCenters)
 		case p.b > n:
 			return p, fmt.Errorf("%w: NumCenters = %d exceeds the %d rows", ErrSamples, p.b, n)
 		}

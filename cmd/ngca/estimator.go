@@ -103,14 +103,20 @@ func (a *fitArgs) register(fs *flag.FlagSet, dimUsage string) {
 	fs.Var(dimValue{&a.dim, &a.auto}, "dim", dimUsage+`, or "auto" to choose M by the bootstrap test of "ngca dim"`)
 	fs.Uint64Var(&a.seed, "seed", 1, "random `seed`: the estimator's Src is rand.NewPCG(seed, 0), so -seed 0 gives the library's default (Src nil)")
 	fs.IntVar(&a.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
-	fs.IntVar(&a.centers, methods.SetCenters, 0, "`number` of kernel centers b, drawn from the rows (0 = min(n, 100))")
-	fs.StringVar(&a.widths, methods.SetWidths, "", "comma-separated `list` of kernel widths σ to cross-validate (default 10 values from 0.1 to 10, log-spaced; on standardised data)")
-	fs.StringVar(&a.ridges, methods.SetRidges, "", "comma-separated `list` of ridge parameters λ (default 10 values from 1e-5 to 10, log-spaced)")
-	fs.IntVar(&a.folds, methods.SetFolds, 0, "`number` of cross-validation folds, at least 2 (0 = 5)")
+	fs.IntVar(&a.centers, methods.SetCenters, 0, fmt.Sprintf("`number` of kernel centers b, drawn from the rows (0 = min(n, %d))", ngca.DefaultCenters))
+	fs.StringVar(&a.widths, methods.SetWidths, "", "comma-separated `list` of kernel widths σ to cross-validate (default "+gridText(ngca.DefaultWidths())+"; on standardised data)")
+	fs.StringVar(&a.ridges, methods.SetRidges, "", "comma-separated `list` of ridge parameters λ (default "+gridText(ngca.DefaultRidges())+")")
+	fs.IntVar(&a.folds, methods.SetFolds, 0, fmt.Sprintf("`number` of cross-validation folds, at least 2 (0 = %d)", ngca.DefaultFolds))
 	fs.StringVar(&a.vwidths, methods.SetVWidths, "", "stage-2 widths, a comma-separated `list` (default: -widths)")
 	fs.StringVar(&a.vridges, methods.SetVRidges, "", "stage-2 ridges, a comma-separated `list` (default: -ridges)")
-	fs.IntVar(&a.iterations, methods.SetIterations, 0, "`number` of evaluations of β per index function, at least 1 (0 = 10)")
-	fs.Float64Var(&a.threshold, methods.SetThreshold, 0, "signal-to-noise `threshold` τ > 0 for keeping an index function (0 = 1.6)")
+	fs.IntVar(&a.iterations, methods.SetIterations, 0, fmt.Sprintf("`number` of evaluations of β per index function, at least 1 (0 = %d)", ngca.DefaultMIPPIterations))
+	fs.Float64Var(&a.threshold, methods.SetThreshold, 0, fmt.Sprintf("signal-to-noise `threshold` τ > 0 for keeping an index function (0 = %g)", ngca.DefaultMIPPThreshold))
+}
+
+// gridText describes a log-spaced grid: "10 values from 0.1 to 10,
+// log-spaced".
+func gridText(g []float64) string {
+	return fmt.Sprintf("%d values from %g to %g, log-spaced", len(g), g[0], g[len(g)-1])
 }
 
 // check validates the flags that do not depend on the data and returns the
@@ -135,9 +141,9 @@ func (a *fitArgs) check(set map[string]bool) (methods.Method, error) {
 	case a.workers < 0:
 		return m, fmt.Errorf("%w: -workers %d is negative (0 means all CPUs)", errUsage, a.workers)
 	case a.centers < 0:
-		return m, fmt.Errorf("%w: -centers %d is negative (0 means min(n, 100))", errUsage, a.centers)
+		return m, fmt.Errorf("%w: -centers %d is negative (0 means min(n, %d))", errUsage, a.centers, ngca.DefaultCenters)
 	case a.folds < 0 || a.folds == 1:
-		return m, fmt.Errorf("%w: -folds %d: need at least 2 folds (0 means 5)", errUsage, a.folds)
+		return m, fmt.Errorf("%w: -folds %d: need at least 2 folds (0 means %d)", errUsage, a.folds, ngca.DefaultFolds)
 	case a.iterations < 0:
 		return m, fmt.Errorf("%w: -iterations %d is negative (0 means 10)", errUsage, a.iterations)
 	case !(a.threshold >= 0) || math.IsInf(a.threshold, 1):
@@ -255,12 +261,14 @@ func (a *fitArgs) fitTable(ctx context.Context, e *env, m methods.Method, t *dat
 	return res, nil
 }
 
-// nullNote says which data columns a robust fit set to zero, so that the
-// variant's feature selection is never silent; "" if it zeroed none.
+// nullNote says which data columns a robust fit set to zero when it
+// returns its axes estimate, so that the variant's feature selection is
+// never silent; "" if it zeroed none or returned the equivariant estimate,
+// which uses every column.
 func nullNote(res *ngca.Result, t *dataio.Table, name string) string {
 	r, ok := res.Report.(*ngca.RobustReport)
 	_, d := t.X.Dims()
-	if !ok || len(r.NullCoords) == 0 {
+	if !ok || r.Path != ngca.RobustAxes || len(r.NullCoords) == 0 {
 		return ""
 	}
 	var kept []string

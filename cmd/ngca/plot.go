@@ -279,8 +279,37 @@ var palette = []color.RGBA{
 // drawPlot draws pd as an image of the given format to w. It returns notes
 // for stderr about what it left out.
 func drawPlot(w io.Writer, format string, pd *plotData) (notes []string, err error) {
+	rows, notes := scatterRows(pd)
+	scatter, legend, err := scatterPlot(pd, rows)
+	if err != nil {
+		return nil, err
+	}
+	width, height := 6*vg.Inch, 4.8*vg.Inch
+	var spectrum *plot.Plot
+	if pd.eig != nil {
+		if spectrum, err = spectrumPlot(pd.eig, pd.dim); err != nil {
+			return nil, err
+		}
+		width = 11 * vg.Inch
+	}
+	c, err := draw.NewFormattedCanvas(width, height, format)
+	if err != nil {
+		return nil, err
+	}
+	layout(draw.New(c), scatter, legend, spectrum, len(pd.groups) > 1)
+	if _, err := c.WriteTo(w); err != nil {
+		return nil, err
+	}
+	return notes, nil
+}
+
+// scatterRows picks the rows the scatter plot shows (at most
+// maxScatterPoints, evenly spaced) and sets pd.groups to them by label,
+// in one group if the labels are too many to colour; notes say what was
+// left out.
+func scatterRows(pd *plotData) (rows []int, notes []string) {
 	n, _ := pd.z.Dims()
-	rows := make([]int, 0, min(n, maxScatterPoints))
+	rows = make([]int, 0, min(n, maxScatterPoints))
 	if n > maxScatterPoints {
 		for k := 0; k < maxScatterPoints; k++ {
 			rows = append(rows, int(int64(k)*int64(n)/maxScatterPoints))
@@ -296,7 +325,13 @@ func drawPlot(w io.Writer, format string, pd *plotData) (notes []string, err err
 		notes = append(notes, fmt.Sprintf("%d distinct labels are too many to colour (at most %d); the points are drawn in one colour", len(pd.groups), maxLabelColours))
 		pd.groups = []labelGroup{{rows: rows}}
 	}
+	return rows, notes
+}
 
+// scatterPlot draws the rows of pd.z in the first two components (or the
+// first against the row number when Dim is 1), coloured by pd.groups, and
+// returns the plot and the legend of the labels.
+func scatterPlot(pd *plotData, rows []int) (*plot.Plot, *plot.Legend, error) {
 	scatter := plot.New()
 	scatter.Title.Text = pd.title
 	scatter.X.Label.Text, scatter.Y.Label.Text = "component 1", "component 2"
@@ -310,8 +345,32 @@ func drawPlot(w io.Writer, format string, pd *plotData) (notes []string, err err
 	case len(rows) > 2000:
 		radius = vg.Points(1.4)
 	}
-	// The legend of the labels goes in a strip right of the scatter plot,
-	// where it hides no points.
+	legend, colour := labelLegend(pd, len(rows))
+	xys := make(plotter.XYs, len(rows))
+	for k, i := range rows {
+		if pd.dim == 1 {
+			xys[k].X, xys[k].Y = float64(i+1), pd.z.At(i, 0)
+		} else {
+			xys[k].X, xys[k].Y = pd.z.At(i, 0), pd.z.At(i, 1)
+		}
+	}
+	// One scatter in the order of the file, so that no label is drawn over
+	// all the others.
+	s, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, nil, fmt.Errorf("scatter plot: %w", err)
+	}
+	s.GlyphStyleFunc = func(k int) draw.GlyphStyle {
+		return draw.GlyphStyle{Color: colour[rows[k]], Radius: radius, Shape: draw.CircleGlyph{}}
+	}
+	scatter.Add(s)
+	scatter.Add(plotter.NewGrid())
+	return scatter, legend, nil
+}
+
+// labelLegend returns the legend of pd.groups and the colour of every row
+// in them.
+func labelLegend(pd *plotData, rows int) (*plot.Legend, map[int]color.Color) {
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true
 	legend.YOffs = -0.35 * vg.Inch // below the title
@@ -321,9 +380,7 @@ func drawPlot(w io.Writer, format string, pd *plotData) (notes []string, err err
 	case len(pd.groups) > 1:
 		legend.Add("label")
 	}
-	// One scatter in the order of the file, so that no label is drawn over
-	// all the others.
-	colour := make(map[int]color.Color, len(rows))
+	colour := make(map[int]color.Color, rows)
 	for g, grp := range pd.groups {
 		for _, i := range grp.rows {
 			colour[i] = palette[g%len(palette)]
@@ -331,41 +388,17 @@ func drawPlot(w io.Writer, format string, pd *plotData) (notes []string, err err
 		thumb := &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: palette[g%len(palette)], Radius: vg.Points(3), Shape: draw.CircleGlyph{}}}
 		legend.Add(grp.label, thumb)
 	}
-	xys := make(plotter.XYs, len(rows))
-	for k, i := range rows {
-		if pd.dim == 1 {
-			xys[k].X, xys[k].Y = float64(i+1), pd.z.At(i, 0)
-		} else {
-			xys[k].X, xys[k].Y = pd.z.At(i, 0), pd.z.At(i, 1)
-		}
-	}
-	s, err := plotter.NewScatter(xys)
-	if err != nil {
-		return nil, fmt.Errorf("scatter plot: %w", err)
-	}
-	s.GlyphStyleFunc = func(k int) draw.GlyphStyle {
-		return draw.GlyphStyle{Color: colour[rows[k]], Radius: radius, Shape: draw.CircleGlyph{}}
-	}
-	scatter.Add(s)
-	scatter.Add(plotter.NewGrid())
+	return &legend, colour
+}
 
-	width, height := 6*vg.Inch, 4.8*vg.Inch
-	var spectrum *plot.Plot
-	if pd.eig != nil {
-		if spectrum, err = spectrumPlot(pd.eig, pd.dim); err != nil {
-			return nil, err
-		}
-		width = 11 * vg.Inch
-	}
-	c, err := draw.NewFormattedCanvas(width, height, format)
-	if err != nil {
-		return nil, err
-	}
-	dc := draw.New(c)
+// layout draws the scatter plot on the left 6 inches of dc, with the
+// legend in a strip at its right edge (where it hides no points) if
+// withLegend, and the spectrum, if not nil, on the right.
+func layout(dc draw.Canvas, scatter *plot.Plot, legend *plot.Legend, spectrum *plot.Plot, withLegend bool) {
 	left, right := dc, dc
 	left.Max.X = dc.Min.X + 6*vg.Inch
 	right.Min.X = left.Max.X
-	if len(pd.groups) > 1 {
+	if withLegend {
 		strip := left
 		strip.Min.X = left.Max.X - legend.Rectangle(left).Size().X - 0.15*vg.Inch
 		left.Max.X = strip.Min.X
@@ -375,10 +408,6 @@ func drawPlot(w io.Writer, format string, pd *plotData) (notes []string, err err
 	if spectrum != nil {
 		spectrum.Draw(right)
 	}
-	if _, err := c.WriteTo(w); err != nil {
-		return nil, err
-	}
-	return notes, nil
 }
 
 // groupRows splits rows by label, in label order (numeric if every label is

@@ -8,7 +8,8 @@ import (
 )
 
 // studies are the subcommands of "ngca reproduce", one per experiment of
-// the paper; each registers itself from its own file.
+// the paper or study of this project; each registers itself from its own
+// file.
 var studies = map[string]*command{}
 
 func registerStudy(c *command) { studies[c.name] = c }
@@ -16,7 +17,7 @@ func registerStudy(c *command) { studies[c.name] = c }
 func init() {
 	register(&command{
 		name:    "reproduce",
-		summary: "reproduce the paper's experiments: reproduce artificial | benchmark",
+		summary: "run the paper's experiments and the project's studies (artificial, benchmark, orientation, ...)",
 		run:     runReproduce,
 	})
 }
@@ -25,7 +26,7 @@ func init() {
 // study has registered.
 func reproduceUsage() string {
 	var b strings.Builder
-	b.WriteString("Usage: ngca reproduce <study> [flags]\n\nReproduces an experiment of Shiino et al. (ACML 2017).\n\nStudies:\n")
+	b.WriteString("Usage: ngca reproduce <study> [flags]\n\nRuns an experiment of Shiino et al. (ACML 2017) or a study of this project.\n\nStudies:\n")
 	names := make([]string, 0, len(studies))
 	for n := range studies {
 		names = append(names, n)

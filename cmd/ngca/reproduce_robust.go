@@ -26,7 +26,8 @@ it fits the faithful WF-LSNGCA, LSNGCA, MIPP, the robust variant of
 WF-LSNGCA and its two single-path ablations to the same seeded data sets
 (n=2000, m=2), and writes into -out:
   robust.csv  one row per fit: cell, distribution, seed, method, ε,
-              seconds, the robust variant's path and switch statistic
+              seconds, the robust variant's path and the p-value of its
+              test of the axes estimate
   robust.md   the goal check, mean ε per method and cell, the robust
               variant's decisions, and the time per fit
 Data sets run in parallel (-workers), one core per fit. Ctrl-C stops cleanly
