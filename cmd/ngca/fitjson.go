@@ -25,26 +25,26 @@ type fitJSON struct {
 	ResultFormat int `json:"ngca_result"`
 	// Method is the registry key of the estimator that ran, Label its
 	// name (Result.Method).
-	Method      string        `json:"method"`
-	Label       string        `json:"label"`
-	Input       string        `json:"input"`
-	Format      string        `json:"format"`
-	N           int           `json:"n"`
-	D           int           `json:"d"`
-	Dim         int           `json:"dim"`
-	Columns     []string      `json:"columns,omitempty"`
-	LabelColumn string        `json:"label_column,omitempty"`
-	Seed        uint64        `json:"seed"`
-	Settings    settingsJSON  `json:"settings"`
-	Basis       [][]jsonFloat `json:"basis"`
-	Eigenvalues []jsonFloat   `json:"eigenvalues"`
-	Mean        []jsonFloat   `json:"mean"`
-	CV          []stageJSON   `json:"cv"`
-	Kept        []keptJSON    `json:"kept,omitempty"`
-	Robust      *robustJSON   `json:"robust,omitempty"`
-	IMAK        *imakJSON     `json:"imak,omitempty"`
-	SNGCA       *sngcaJSON    `json:"sngca,omitempty"`
-	Timings     timingsJSON   `json:"timings"`
+	Method      string          `json:"method"`
+	Label       string          `json:"label"`
+	Input       string          `json:"input"`
+	Format      string          `json:"format"`
+	N           int             `json:"n"`
+	D           int             `json:"d"`
+	Dim         int             `json:"dim"`
+	Columns     []string        `json:"columns,omitempty"`
+	LabelColumn string          `json:"label_column,omitempty"`
+	Seed        uint64          `json:"seed"`
+	Settings    settingsJSON    `json:"settings"`
+	Basis       json.RawMessage `json:"basis"`
+	Eigenvalues []jsonFloat     `json:"eigenvalues"`
+	Mean        json.RawMessage `json:"mean"`
+	CV          []stageJSON     `json:"cv"`
+	Kept        []keptJSON      `json:"kept,omitempty"`
+	Robust      *robustJSON     `json:"robust,omitempty"`
+	IMAK        *imakJSON       `json:"imak,omitempty"`
+	SNGCA       *sngcaJSON      `json:"sngca,omitempty"`
+	Timings     json.RawMessage `json:"timings"`
 	// Report is the Result's report exactly, as ngca.Result.MarshalJSON
 	// writes it (the fields above give it in readable form).
 	Report json.RawMessage `json:"report,omitempty"`
@@ -159,25 +159,6 @@ func jsonRows(m mat.Matrix) [][]jsonFloat {
 	return out
 }
 
-// timingsJSON is an object from step to seconds, in the order of the fit.
-type timingsJSON []ngca.Timing
-
-func (ts timingsJSON) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, t := range ts {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(t.Step)
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(strconv.AppendFloat(nil, t.Elapsed.Seconds(), 'g', -1, 64))
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
 // newFitJSON collects what fit reports about a fit of the estimator m to
 // the table t read from file name.
 func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res *ngca.Result) (*fitJSON, error) {
@@ -185,8 +166,9 @@ func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res 
 	if err != nil {
 		return nil, err
 	}
+	// The basis, mean, timings and report as the library writes them.
 	var exact struct {
-		Report json.RawMessage `json:"report"`
+		Basis, Mean, Timings, Report json.RawMessage
 	}
 	if err := json.Unmarshal(lib, &exact); err != nil {
 		return nil, err
@@ -194,8 +176,8 @@ func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res 
 	n, d := t.X.Dims()
 	out := &fitJSON{ResultFormat: ngca.ResultFormat, Report: exact.Report, Method: m.Key, Label: res.Method, Input: name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
 		Columns: t.Names, LabelColumn: t.LabelName, Seed: a.seed,
-		Basis: jsonRows(res.Basis), Eigenvalues: jsonFloats(res.Eigenvalues), Mean: jsonFloats(res.Mean),
-		CV: []stageJSON{}, Timings: timingsJSON(res.Timings)}
+		Basis: exact.Basis, Eigenvalues: jsonFloats(res.Eigenvalues), Mean: exact.Mean,
+		CV: []stageJSON{}, Timings: exact.Timings}
 	switch r := res.Report.(type) {
 	case *ngca.LSReport:
 		out.Settings = settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
