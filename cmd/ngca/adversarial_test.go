@@ -19,8 +19,10 @@ import (
 // unbounded memory. docs/reliability.md lists the outcomes; the library's
 // side is in adversarial_test.go at the root.
 
-// fast are the estimator flags that keep the fits of these tests short.
-var fast = []string{"-widths", "1", "-ridges", "0.1"}
+// fast are the estimator flags that keep the fits of these tests short:
+// WF-LSNGCA, which checks the most (it runs on singular covariances), on
+// one width and ridge.
+var fast = []string{"-method", "wflsngca", "-widths", "1", "-ridges", "0.1"}
 
 // csvText writes the rows of x as CSV with the given header (none if nil),
 // numbers with full precision, lines ending in eol.
@@ -196,7 +198,7 @@ func TestAdversarialWide(t *testing.T) {
 		{"wide.libsvm", "1 1000000:1\n-1 1:2\n", "feature 2 of " + filepath.Join(dir, "wide.libsvm") + " is constant"},
 	} {
 		path := writeFile(t, dir, tc.name, tc.text)
-		r := ngcaRun(t, "", "fit", "-dim", "2", path)
+		r := ngcaRun(t, "", "fit", "-method", "wflsngca", "-dim", "2", path)
 		if r.code != 1 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%s: exit %d, stderr\n%.500s\nwant exit 1 and\n%s", tc.name, r.code, r.stderr, tc.want)
 		}
