@@ -85,85 +85,101 @@ func (c *Config) markdown(recs []Record) string {
 		"In bold: the best of each row and those not significantly worse (two-sided two-sample t-test, pooled variance, 5%%). "+
 		"Features standardised %s. Seed %d. Produced by `ngca reproduce benchmark`.\n", plural(c.Runs, "run"), stdText[c.Standardise], c.Seed)
 	for _, d := range c.Dims {
-		fmt.Fprintf(&b, "\n## d = %d\n\n", d)
-		b.WriteString("| Dataset [m, n] |")
-		for _, m := range c.Methods {
-			fmt.Fprintf(&b, " %s |", m.Label)
-		}
-		b.WriteString("\n|---|")
-		for range c.Methods {
-			b.WriteString("---|")
-		}
-		b.WriteString("\n")
-		var notes, short []string
-		counts := map[int]bool{}
-		for _, ds := range Datasets {
-			if !c.shown(ds) {
-				continue
-			}
-			if ds.Missing != "" {
-				fmt.Fprintf(&b, "| %s [%d, %d] |", ds.Name, ds.M, ds.N)
-				for range c.Methods {
-					fmt.Fprintf(&b, " %s |", ds.Missing)
-				}
-				b.WriteString("\n")
-				continue
-			}
-			fmt.Fprintf(&b, "| %s [%d, %d] |", ds.Name, ds.M, c.n(ds))
-			row := make([]*cell, len(c.Methods))
-			sums := make([]repro.Summary, len(c.Methods))
-			best := -1
-			for i, m := range c.Methods {
-				row[i] = cs[cellKey{ds.Name, d, m.Key}]
-				if row[i] == nil {
-					row[i] = &cell{}
-				}
-				sums[i] = repro.Summarize(row[i].rates)
-				if sums[i].N > 0 && (best < 0 || sums[i].Mean < sums[best].Mean) {
-					best = i
-				}
-			}
-			for i, m := range c.Methods {
-				cl, s := row[i], sums[i]
-				var text string
-				switch {
-				case cl.finished == 0:
-					text = "not run"
-				case s.N == 0:
-					text = fmt.Sprintf("failed (%d of %d runs)", cl.failed, cl.finished)
-				default:
-					text = fmt.Sprintf("%.3f (%.3f)", s.Mean, s.Std)
-					if s.Mean == sums[best].Mean || !(repro.TTest2(row[best].rates, cl.rates) < significance) {
-						text = "**" + text + "**"
-					}
-					if cl.failed > 0 {
-						text += fmt.Sprintf(", %d failed", cl.failed)
-					}
-				}
-				fmt.Fprintf(&b, " %s |", text)
-				if cl.failed > 0 {
-					notes = append(notes, fmt.Sprintf("- %s, %s: %d of %d runs failed (left out of the mean); first error: %s",
-						ds.Name, m.Label, cl.failed, cl.finished, cl.reason))
-				}
-				if cl.finished < c.Runs {
-					short = append(short, fmt.Sprintf("- %s, %s: %d of the %d runs requested finished", ds.Name, m.Label, cl.finished, c.Runs))
-				}
-				counts[cl.finished] = true
-			}
-			b.WriteString("\n")
-		}
-		if len(short) > 0 && len(counts) == 1 {
-			// Every cell has the same number of runs: say it once.
-			for k := range counts {
-				short = []string{fmt.Sprintf("- every cell: %d of the %d runs requested finished", k, c.Runs)}
-			}
-		}
-		if notes = append(notes, short...); len(notes) > 0 {
-			b.WriteString("\n" + strings.Join(notes, "\n") + "\n")
-		}
+		c.dimTable(&b, cs, d)
 	}
 	c.timing(&b, cs)
 	return b.String()
+}
+
+// dimTable writes the table of one target dimension d: a row per data set,
+// then notes on failed and missing runs.
+func (c *Config) dimTable(b *strings.Builder, cs map[cellKey]*cell, d int) {
+	fmt.Fprintf(b, "\n## d = %d\n\n", d)
+	b.WriteString("| Dataset [m, n] |")
+	for _, m := range c.Methods {
+		fmt.Fprintf(b, " %s |", m.Label)
+	}
+	b.WriteString("\n|---|")
+	for range c.Methods {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	var notes, short []string
+	counts := map[int]bool{}
+	for _, ds := range Datasets {
+		if !c.shown(ds) {
+			continue
+		}
+		if ds.Missing != "" {
+			fmt.Fprintf(b, "| %s [%d, %d] |", ds.Name, ds.M, ds.N)
+			for range c.Methods {
+				fmt.Fprintf(b, " %s |", ds.Missing)
+			}
+			b.WriteString("\n")
+			continue
+		}
+		fmt.Fprintf(b, "| %s [%d, %d] |", ds.Name, ds.M, c.n(ds))
+		n, s := c.dataRow(b, cs, ds, d, counts)
+		notes, short = append(notes, n...), append(short, s...)
+		b.WriteString("\n")
+	}
+	if len(short) > 0 && len(counts) == 1 {
+		// Every cell has the same number of runs: say it once.
+		for k := range counts {
+			short = []string{fmt.Sprintf("- every cell: %d of the %d runs requested finished", k, c.Runs)}
+		}
+	}
+	if notes = append(notes, short...); len(notes) > 0 {
+		b.WriteString("\n" + strings.Join(notes, "\n") + "\n")
+	}
+}
+
+// dataRow writes the cells of the data set ds at dimension d, the best
+// and those not significantly worse in bold, and returns the notes on
+// failed runs and on cells short of runs; counts collects the numbers of
+// finished runs.
+func (c *Config) dataRow(b *strings.Builder, cs map[cellKey]*cell, ds Dataset, d int, counts map[int]bool) (notes, short []string) {
+	row := make([]*cell, len(c.Methods))
+	sums := make([]repro.Summary, len(c.Methods))
+	best := -1
+	for i, m := range c.Methods {
+		row[i] = cs[cellKey{ds.Name, d, m.Key}]
+		if row[i] == nil {
+			row[i] = &cell{}
+		}
+		sums[i] = repro.Summarize(row[i].rates)
+		if sums[i].N > 0 && (best < 0 || sums[i].Mean < sums[best].Mean) {
+			best = i
+		}
+	}
+	for i, m := range c.Methods {
+		cl, s := row[i], sums[i]
+		var text string
+		switch {
+		case cl.finished == 0:
+			text = "not run"
+		case s.N == 0:
+			text = fmt.Sprintf("failed (%d of %d runs)", cl.failed, cl.finished)
+		default:
+			text = fmt.Sprintf("%.3f (%.3f)", s.Mean, s.Std)
+			if s.Mean == sums[best].Mean || !(repro.TTest2(row[best].rates, cl.rates) < significance) {
+				text = "**" + text + "**"
+			}
+			if cl.failed > 0 {
+				text += fmt.Sprintf(", %d failed", cl.failed)
+			}
+		}
+		fmt.Fprintf(b, " %s |", text)
+		if cl.failed > 0 {
+			notes = append(notes, fmt.Sprintf("- %s, %s: %d of %d runs failed (left out of the mean); first error: %s",
+				ds.Name, m.Label, cl.failed, cl.finished, cl.reason))
+		}
+		if cl.finished < c.Runs {
+			short = append(short, fmt.Sprintf("- %s, %s: %d of the %d runs requested finished", ds.Name, m.Label, cl.finished, c.Runs))
+		}
+		counts[cl.finished] = true
+	}
+	return notes, short
 }
 
 // timing writes the mean seconds per reduction.

@@ -215,6 +215,33 @@ func (c Config) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	sets := c.selected()
+	data, err := c.load(sets)
+	if err != nil {
+		return nil, err
+	}
+	jobs, weights := c.jobs(sets)
+	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+		return nil, err
+	}
+	res, runErr := c.runJobs(ctx, jobs, weights, data)
+	if res == nil {
+		return nil, runErr
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded) {
+		return res, runErr
+	}
+	if err := c.write(res); err != nil {
+		return res, err
+	}
+	if runErr != nil {
+		return res, fmt.Errorf("interrupted: %d of %d runs finished, results so far written to %s: %w", res.Finished, res.Jobs, c.Out, runErr)
+	}
+	return res, nil
+}
+
+// load checks that the study can run (its files, LIBSVM, enough rows of
+// each class) and reads the data sets.
+func (c Config) load(sets []Dataset) (map[string]*Data, error) {
 	if err := missingFiles(c.Data, sets...); err != nil {
 		return nil, err
 	}
@@ -233,9 +260,12 @@ func (c Config) Run(ctx context.Context) (*Result, error) {
 		}
 		data[ds.Name] = x
 	}
+	return data, nil
+}
 
-	// Run-major order: an interrupted study has about as many runs in
-	// every cell.
+// jobs lists the runs in run-major order, so that an interrupted study has
+// about as many runs in every cell, and their expected costs.
+func (c Config) jobs(sets []Dataset) ([]job, []float64) {
 	var jobs []job
 	var weights []float64
 	for run := 1; run <= c.Runs; run++ {
@@ -247,11 +277,13 @@ func (c Config) Run(ctx context.Context) (*Result, error) {
 			}
 		}
 	}
+	return jobs, weights
+}
 
-	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return nil, err
-	}
-	csvPath := filepath.Join(c.Out, "runs.csv")
+// runJobs runs the jobs not kept from an earlier run (-resume), appending
+// every finished run's records to runs.csv at once. It returns nil and the
+// error if the study could not start.
+func (c Config) runJobs(ctx context.Context, jobs []job, weights []float64, data map[string]*Data) (*Result, error) {
 	var kept []Record
 	done := map[runKey]bool{}
 	if c.Resume {
@@ -260,7 +292,7 @@ func (c Config) Run(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
-	live, err := repro.CreateLog(csvPath, csvHeader)
+	live, err := repro.CreateLog(filepath.Join(c.Out, "runs.csv"), csvHeader)
 	if err != nil {
 		return nil, err
 	}
@@ -288,22 +320,17 @@ func (c Config) Run(ctx context.Context) (*Result, error) {
 	if err := live.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
-	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded) {
-		return res, runErr
-	}
+	return res, runErr
+}
 
+// write sorts the records and writes runs.csv and table2.md from them.
+func (c Config) write(res *Result) error {
 	c.sort(res.Records)
 	res.Table = c.markdown(res.Records)
-	if err := repro.WriteRows(csvPath, csvHeader, res.Records, Record.csv); err != nil {
-		return res, err
+	if err := repro.WriteRows(filepath.Join(c.Out, "runs.csv"), csvHeader, res.Records, Record.csv); err != nil {
+		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(c.Out, "table2.md"), []byte(res.Table), 0o666); err != nil {
-		return res, err
-	}
-	if runErr != nil {
-		return res, fmt.Errorf("interrupted: %d of %d runs finished, results so far written to %s: %w", res.Finished, res.Jobs, c.Out, runErr)
-	}
-	return res, nil
+	return atomicfile.WriteFile(filepath.Join(c.Out, "table2.md"), []byte(res.Table), 0o666)
 }
 
 func (c *Config) workers() int {
