@@ -10,7 +10,7 @@ import (
 	"github.com/ngca-go/ngca/internal/synth"
 )
 
-// orientationCase is a cell of the orientation study (docs/orientation.md):
+// orientationCase is a cell of the orientation study (docs/orientation/orientation.md):
 // a signal placed on random columns and mixed with Mix noise columns (or
 // turned with all of them).
 type orientationCase struct {

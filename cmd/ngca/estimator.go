@@ -24,7 +24,7 @@ const seedStream = 0
 
 // defaultMethod is the estimator that fit and plot run without -method: a
 // key (or alias) of the registry in internal/methods. It is MIPP, by the
-// rule of the orientation study (docs/orientation.md): the estimator with
+// rule of the orientation study (docs/orientation/orientation.md): the estimator with
 // the smallest worst case among those whose median ε is no worse than
 // MIPP's in any cell. The published least-squares methods need the
 // subspace along the data's columns (median ε 0.1 to 0.9 once it is mixed
@@ -102,7 +102,7 @@ func (a *fitArgs) register(fs *flag.FlagSet, dimUsage string) {
 	fs.StringVar(&a.method, "method", defaultMethod, "`estimator`: one of "+methods.Names()+", or its name as tables print it. "+
 		"The default, MIPP, is equivariant: as accurate whatever the orientation of the non-Gaussian subspace. wflsngca and lsngca, "+
 		"the paper's methods, need the subspace along the data's columns; wflsngca-robust is exact there and never much worse than "+
-		"MIPP elsewhere (docs/orientation.md; \"Which estimator?\" in the README)")
+		"MIPP elsewhere (docs/orientation/orientation.md; \"Which estimator?\" in the README)")
 	fs.Var(dimValue{&a.dim, &a.auto}, "dim", dimUsage+`, or "auto" to choose M by the bootstrap test of "ngca dim"`)
 	fs.Uint64Var(&a.seed, "seed", 1, "random `seed`: the estimator's Src is rand.NewPCG(seed, 0), so -seed 0 gives the library's default (Src nil)")
 	fs.IntVar(&a.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
