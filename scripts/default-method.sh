@@ -52,12 +52,14 @@ if [ "${NGCA_ABLATE:-1}" != 0 ]; then
 	mkdir -p "$tmp/ablate"
 	cat > "$tmp/ablate/main.go" <<'GO'
 // Command ablate fits the robust WF-LSNGCA with settings that the ngca
-// command does not expose (NullZ, SwitchZ, Path, KernelCoords), for
-// scripts/default-method.sh. Input: a CSV of numbers (no header, no label);
-// output: JSON with basis, robust (as `ngca fit -json`, columns 1-based) and
+// command does not expose (NullZ, Path), for scripts/default-method.sh.
+// Input: a CSV of numbers (no header, no label); output: JSON with basis,
+// robust (as `ngca fit -json`: path, wald, df, p, refined, kernel_coords,
+// null_coords, columns 1-based, wald and p null when not finite) and
 // seconds; Src is rand.NewPCG(seed, 0), as `ngca fit -seed`. With
 // -artificial it draws the paper's artificial data as `ngca demo` does and
-// prints one JSON line per distribution with the subspace error ε.
+// prints one JSON line per distribution with the subspace error ε, the path,
+// the p-value of the Wald test and the number of null coordinates.
 package main
 
 import (
@@ -81,9 +83,7 @@ func main() {
 	dim := flag.Int("dim", 2, "M")
 	seed := flag.Uint64("seed", 1, "seed (Src = rand.NewPCG(seed, 0), as the ngca command)")
 	nullz := flag.Float64("nullz", 0, "RobustWFLSNGCA.NullZ (0 = default 3, negative = off)")
-	switchz := flag.Float64("switchz", 0, "RobustWFLSNGCA.SwitchZ (0 = default 4)")
-	path := flag.String("path", "adaptive", "adaptive, axes or equivariant")
-	kc := flag.Int("kcoords", 0, "RobustWFLSNGCA.KernelCoords (0 = Dim+2)")
+	path := flag.String("path", "adaptive", "RobustWFLSNGCA.Path: adaptive, axes or equivariant")
 	art := flag.String("artificial", "", "instead of a file: the paper's artificial data, distributions (e.g. a,b,c,d), drawn as `ngca demo` draws them")
 	an := flag.Int("n", 2000, "-artificial: observations")
 	ad := flag.Int("d", 10, "-artificial: dimensions")
@@ -91,7 +91,7 @@ func main() {
 	rot := flag.Bool("rotate", false, "-artificial: turn the data by a random rotation")
 	flag.Parse()
 	opts := func() (*ngca.RobustWFLSNGCA, error) {
-		o := &ngca.RobustWFLSNGCA{NullZ: *nullz, SwitchZ: *switchz, KernelCoords: *kc}
+		o := &ngca.RobustWFLSNGCA{NullZ: *nullz}
 		switch *path {
 		case "adaptive":
 		case "axes":
@@ -129,8 +129,10 @@ func main() {
 				out["err"] = err.Error()
 			} else {
 				out["eps"] = ngca.SubspaceError(truth, res.Basis)
-				out["path"] = res.Report.(*ngca.RobustReport).Path.String()
-				out["null"] = len(res.Report.(*ngca.RobustReport).NullCoords)
+				r := res.Report.(*ngca.RobustReport)
+				out["path"] = r.Path.String()
+				out["p"] = finite(r.P)
+				out["null"] = len(r.NullCoords)
 			}
 			if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
 				fail(err)
@@ -182,19 +184,23 @@ func main() {
 			}
 			return w
 		}
-		z := any(r.Z)
-		if math.IsNaN(r.Z) || math.IsInf(r.Z, 0) {
-			z = nil
-		}
-		rep := map[string]any{"path": r.Path.String(), "z": z, "kernel_coords": one(r.KernelCoords), "null_coords": one(r.NullCoords)}
-		if r.EquivariantErr != nil {
-			rep["equivariant_error"] = r.EquivariantErr.Error()
-		}
-		out["robust"] = rep
+		out["robust"] = map[string]any{"path": r.Path.String(), "wald": finite(r.Wald), "df": r.DF, "p": finite(r.P),
+			"refined": r.Refined, "kernel_coords": one(r.KernelCoords), "null_coords": one(r.NullCoords)}
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
 		fail(err)
 	}
+}
+
+// finite returns v, or nil (JSON null) if v is NaN or infinite, as
+// `ngca fit -json` writes the robust report: Wald and P are NaN when only
+// one path ran, and Wald is +Inf (P = 0) when the axes estimate is
+// orthogonal to part of the equivariant estimate's frame.
+func finite(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
 }
 
 func fail(err error) {

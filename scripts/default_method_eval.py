@@ -93,15 +93,17 @@ def cmd_export(a):
 
 
 METHODS = [  # (key, label, ngca fit flags)
-    ('wflsngca', 'WF-LSNGCA (faithful, default)', ['-method', 'wflsngca']),
+    ('wflsngca', 'WF-LSNGCA (faithful)', ['-method', 'wflsngca']),
     ('robust', 'WF-LSNGCA robust', ['-method', 'wflsngca-robust']),
     ('lsngca', 'LSNGCA', ['-method', 'lsngca']),
-    ('mipp', 'MIPP', ['-method', 'mipp']),
+    ('mipp', 'MIPP (command default)', ['-method', 'mipp']),
 ]
 ABLATIONS = [  # (key, label, flags of the ablation helper: RobustOptions the command does not expose)
     ('robust-nonull', 'robust, null test off (NullZ < 0)', ['-nullz', '-1']),
+    ('robust-axes', 'robust, axes path only', ['-path', 'axes']),
     ('robust-equi', 'robust, equivariant path only', ['-path', 'equivariant']),
 ]
+ROBUST_LEVEL = 0.01  # ngca.RobustLevel: the adaptive path returns the axes estimate iff the Wald test's p ≥ this
 ALL_LABELS = dict([(k, l) for k, l, _ in METHODS] + [(k, l) for k, l, _ in ABLATIONS])
 
 
@@ -164,7 +166,8 @@ def cmd_run(a):
         print('%7.1fs %-14s n=%-5d M=%-2d %-14s seed %-2d %s %6.2fs cpu %6.2fs %s' % (
             time.time() - t_start, rec['dataset'], rec['n'], rec['M'], rec['method'], rec['seed'],
             'ok ' if rec['ok'] else 'ERR', rec['wall'], rec.get('cpu', 0),
-            ('zero %d/%d' % (zero_rows(rec['basis']), rec['d'])) + (' path=%s z=%s null=%s' % (r.get('path'), r.get('z'), r.get('null_coords')) if r else '')
+            ('zero %d/%d' % (zero_rows(rec['basis']), rec['d'])) + (' path=%s p=%s W=%s df=%s null=%s' % (
+                r.get('path'), r.get('p'), r.get('wald'), r.get('df'), r.get('null_coords')) if r else '')
             if rec['ok'] else rec['err']), flush=True)
 
     for s in sets:
@@ -206,7 +209,8 @@ DEMO_LABELS = {'WF-LSNGCA': 'wflsngca', 'WF-LSNGCA robust': 'robust', 'LSNGCA': 
 def cmd_synthetic(a):
     """The paper's artificial data at small n: `ngca demo` (every method, the
     binary under test) and the ablation helper (robust, default and with the
-    null test off: ε, path, number of null coordinates)."""
+    null test off: ε, path, p-value of the Wald test, number of null
+    coordinates)."""
     import re
     cmd = shlex.split(a.ngca)
     f = open(os.path.join(a.out, 'synthetic.jsonl'), 'w')
@@ -254,8 +258,8 @@ def synthetic_report(out, w):
       'WF-LSNGCA, LSNGCA, MIPP and "robust" from `ngca demo -n N -r R -seed S [-rotate]`; '
       '"robust, null test off" from the helper on the same data and estimator seeds; "null coords" is the mean '
       'number of coordinates (of 10) the robust variant\'s null test set to zero and "eq." how many fits returned '
-      'the equivariant estimate (of 4 × seeds). At n = 2000 only the helper ran (default and null test off); '
-      'the other methods at n = 2000: docs/errors.md and docs/turned/errors.md.')
+      'the equivariant estimate, i.e. how many Wald tests of the axes estimate had p < %g (of 4 × seeds). At n = 2000 only the helper ran (default and null test off); '
+      'the other methods at n = 2000: docs/errors.md and docs/turned/errors.md.' % ROBUST_LEVEL)
     w('')
     cols = [('wflsngca', 'demo', 'WF-LSNGCA'), ('lsngca', 'demo', 'LSNGCA'), ('mipp', 'demo', 'MIPP'),
             ('robust', 'demo', 'robust'), ('robust-helper', 'helper', 'robust (helper)'), ('robust-nonull', 'helper', 'robust, null test off')]
@@ -330,8 +334,8 @@ def fmt(v, p=2):
 def sweep_cell(r):
     if not r['ok']:
         return 'failed'
-    z, k = zero_rows(r['basis']), len(r['robust']['null_coords'])
-    return '%d/%d %s' % (z, r['d'], r['robust']['path'][0]) + (' (null %d)' % k if k != z else '')
+    z, k, path = zero_rows(r['basis']), len(r['robust']['null_coords']), r['robust']['path']
+    return '%d/%d %s' % (z, r['d'], path[0]) + (' (null %d)' % k if path == 'axes' and k != z else '')
 
 
 def cmd_report(a):
@@ -449,30 +453,41 @@ def cmd_report(a):
     w('')
     w('### What the robust variant did')
     w('')
-    w('From the JSON `robust` object of each fit: the estimate returned, the switch statistic z (the equivariant '
-      'estimate is returned below −4; "–" if the equivariant path could not run), the number of coordinates '
-      'the null test left non-zero per seed, fits with fewer non-zero coordinates than M (the basis then has '
-      'arbitrary directions: eigenvalue 0), and the null coordinates of seed 1 (data columns, 1-based).')
+    w('From the JSON `robust` object of each fit: the estimate returned (paths); the p-value of the Wald test of '
+      '"the index space is the axes estimate\'s span" against the equivariant estimate\'s sampling covariance '
+      '(the axes estimate is returned iff p ≥ %g, ngca.RobustLevel), smallest to largest over the seeds, and the '
+      'Wald statistic W with its degrees of freedom (d − M)·M ("–" when only one path ran; W = ∞, p = 0 when the '
+      'axes estimate is orthogonal to part of the equivariant frame); the fits whose equivariant estimate is the '
+      'refined frame rather than MIPP\'s start (of those where it ran); the number of coordinates '
+      'the axes estimate\'s null test left non-zero per seed (the returned basis has zero rows only on the axes path: '
+      'the feature-selection table); axes-path fits with fewer non-zero coordinates than M (the basis then has '
+      'arbitrary directions: eigenvalue 0); and the null coordinates of seed 1 (data columns, 1-based).' % ROBUST_LEVEL)
     w('')
-    w('| data set [n, d, classes] | M | variant | paths | z | non-null coordinates per seed | fits with < M | null coordinates (seed 1) | equivariant error |')
-    w('|---|---|---|---|---|---|---|---|---|')
+    w('| data set [n, d, classes] | M | variant | paths | p | W (df) | refined | non-null coordinates per seed | fits with < M | null coordinates (seed 1) |')
+    w('|---|---|---|---|---|---|---|---|---|---|')
     for (name, M) in order:
         base, row = res[(name, M)]
-        for k in ['robust', 'robust-nonull', 'robust-equi']:
+        for k in ['robust', 'robust-nonull', 'robust-axes', 'robust-equi']:
             c = row.get(k)
             if not c or not c['robust']:
                 continue
             paths = {}
             for b in c['robust']:
                 paths[b['path']] = paths.get(b['path'], 0) + 1
-            zs = [b['z'] for b in c['robust'] if b.get('z') is not None]
-            zt = ('%.1f to %.1f' % (min(zs), max(zs))) if zs else '–'
-            ee = sorted(set(b.get('equivariant_error', '') for b in c['robust']) - {''})
+            tested = [b for b in c['robust'] if b.get('p') is not None]  # both paths ran
+            span = lambda v, f: (f(min(v)) if min(v) == max(v) else '%s to %s' % (f(min(v)), f(max(v)))) if v else '–'
+            pt = span([b['p'] for b in tested], lambda v: '%.2g' % v)
+            wt = span([float('inf') if b.get('wald') is None else b['wald'] for b in tested],
+                      lambda v: '∞' if v == float('inf') else '%.3g' % v)
+            if tested:
+                wt += ' (%s)' % ', '.join(str(v) for v in sorted(set(b['df'] for b in tested)))
+            ran = [b for b in c['robust'] if b.get('p') is not None or b['path'] == 'equivariant']  # equivariant estimate computed
+            rt = '%d of %d' % (sum(1 for b in ran if b.get('refined')), len(ran)) if ran else '–'
             nc = c['robust'][0]['null_coords']
-            w('| %s | %d | %s | %s | %s | %s | %d | %s | %s |' % (
-                dname(name), M, ALL_LABELS[k], ', '.join('%s %d' % kv for kv in sorted(paths.items())), zt,
-                ', '.join(str(v) for v in c['nonnull']), sum(1 for v in c['nonnull'] if v < M),
-                (' '.join(str(v) for v in nc) if nc else 'none'), ee[0][:90] + ('…' if len(ee[0]) > 90 else '') if ee else ''))
+            w('| %s | %d | %s | %s | %s | %s | %s | %s | %d | %s |' % (
+                dname(name), M, ALL_LABELS[k], ', '.join('%s %d' % kv for kv in sorted(paths.items())), pt, wt, rt,
+                ', '.join(str(v) for v in c['nonnull']), sum(1 for v, b in zip(c['nonnull'], c['robust']) if v < M and b['path'] == 'axes'),
+                (' '.join(str(v) for v in nc) if nc else 'none')))
     w('')
     errs = [(name, M, k, row[k]['err']) for (name, M) in order for k in keys
             for base, row in [res[(name, M)]] if row.get(k) and row[k]['err']]
@@ -488,10 +503,10 @@ def cmd_report(a):
         w('### Sample size and the robust variant\'s feature selection (M = 2, default settings)')
         w('')
         w('Row subsamples of size n (fixed seeds; a subsample with a constant column is skipped); '
-          'per subsample: features with zero weight / d, and the path (a = axes, e = equivariant); '
-          '"(null k)" when the null test zeroed k > that many coordinates of v, so that fewer than M remained and the '
+          'per subsample: features with zero weight / d, and the path (a = axes, e = equivariant: the Wald test had '
+          'p < %g); "(null k)" on the axes path when the null test zeroed k > that many coordinates of v, so that fewer than M remained and the '
           'basis has arbitrary directions. '
-          'The last column is the full data set from the tables above (seed 1).')
+          'The last column is the full data set from the tables above (seed 1).' % ROBUST_LEVEL)
         w('')
         ns = sorted(set(r['n'] for r in sw))
         names = [n for n in sets if any(r['dataset'] == n for r in sw)]
