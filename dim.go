@@ -9,10 +9,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Defaults of DimOptions.
+// Defaults of DimOptions: Alpha = 0 means DefaultDimAlpha, Bootstrap = 0
+// means DefaultDimBootstrap.
 const (
-	defaultDimAlpha     = 0.05
-	defaultDimBootstrap = 39
+	DefaultDimAlpha     = 0.05
+	DefaultDimBootstrap = 39
 )
 
 // DimMethod selects the estimator whose spectrum EstimateDim tests.
@@ -186,10 +187,10 @@ type dimSearch struct {
 // newDimSearch checks the data and options and standardises the data.
 func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearch, error) {
 	if opts.Alpha == 0 {
-		opts.Alpha = defaultDimAlpha
+		opts.Alpha = DefaultDimAlpha
 	}
 	if opts.Bootstrap == 0 {
-		opts.Bootstrap = defaultDimBootstrap
+		opts.Bootstrap = DefaultDimBootstrap
 	}
 	switch {
 	case !(opts.Alpha > 0 && opts.Alpha < 1):

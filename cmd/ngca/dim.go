@@ -64,8 +64,8 @@ func newDimFlags(c *command) *dimFlags {
 	f := &dimFlags{fs: newFlags(c)}
 	f.in.register(f.fs)
 	f.fs.StringVar(&f.test, "test", "mipp", "`estimator` whose spectrum is tested: mipp (calibrated on any covariance; fast), wflsngca or lsngca (several times slower)")
-	f.fs.Float64Var(&f.alpha, "alpha", 0.05, "significance `level` of every test, between 0 and 1")
-	f.fs.IntVar(&f.bootstrap, "bootstrap", 39, "`number` B of bootstrap replicates per test; B + 1 ≥ 1/alpha")
+	f.fs.Float64Var(&f.alpha, "alpha", ngca.DefaultDimAlpha, "significance `level` of every test, between 0 and 1")
+	f.fs.IntVar(&f.bootstrap, "bootstrap", ngca.DefaultDimBootstrap, "`number` B of bootstrap replicates per test; B + 1 ≥ 1/alpha")
 	f.fs.IntVar(&f.maxDim, "max-dim", 0, "largest dimension `M` to answer (0 = number of data columns − 1)")
 	f.fs.Uint64Var(&f.seed, "seed", 1, "random `seed`: the test's Src is rand.NewPCG(seed, 0)")
 	f.fs.IntVar(&f.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")

@@ -148,9 +148,9 @@ func (a *fitArgs) check(set map[string]bool) (methods.Method, error) {
 	case a.folds < 0 || a.folds == 1:
 		return m, fmt.Errorf("%w: -folds %d: need at least 2 folds (0 means %d)", errUsage, a.folds, ngca.DefaultFolds)
 	case a.iterations < 0:
-		return m, fmt.Errorf("%w: -iterations %d is negative (0 means 10)", errUsage, a.iterations)
+		return m, fmt.Errorf("%w: -iterations %d is negative (0 means %d)", errUsage, a.iterations, ngca.DefaultMIPPIterations)
 	case !(a.threshold >= 0) || math.IsInf(a.threshold, 1):
-		return m, fmt.Errorf("%w: -threshold %v: need a positive finite value (0 means 1.6)", errUsage, a.threshold)
+		return m, fmt.Errorf("%w: -threshold %v: need a positive finite value (0 means %g)", errUsage, a.threshold, ngca.DefaultMIPPThreshold)
 	}
 	for _, g := range []struct{ name, s string }{{"widths", a.widths}, {"ridges", a.ridges}, {"vwidths", a.vwidths}, {"vridges", a.vridges}} {
 		if _, err := parseGrid(g.name, g.s); err != nil {

@@ -24,7 +24,7 @@ type committedRun struct {
 }
 
 // tolerance is the relative difference of ε allowed. The tables were made
-// before two changes of issue 15 that reorder floating-point sums: the
+// before two changes that reorder floating-point sums: the
 // fold Gram matrices of the kernel estimators are formed row by row
 // (Dgemv) instead of by Dsyrk, and MIPP's sines, cosines, exponentials
 // and tanh are polynomial kernels (error ≤ 2.3·10⁻¹⁶ per value). Both
@@ -35,7 +35,7 @@ const tolerance = 1e-9
 // The studies' estimators, as they built them (the worker count does not
 // change a result).
 // wf is WF-LSNGCA as the tables ran it: a new partition for stage 2
-// (the default before issue 15, the reference code's choice).
+// (the reference code's choice, once the default).
 func wf(src rand.Source) ngca.Estimator   { return &ngca.WFLSNGCA{Dim: 2, Src: src, NewPartition: true} }
 func ls(src rand.Source) ngca.Estimator   { return &ngca.LSNGCA{Dim: 2, Src: src} }
 func mipp(src rand.Source) ngca.Estimator { return &ngca.MIPP{Dim: 2, Src: src} }

@@ -1,6 +1,6 @@
 // Package robust runs the study behind docs/robust.md: the robust variant
 // of WF-LSNGCA against the faithful method and the other estimators on the
-// cells of the project's issue 7, where the method as published fails.
+// cells where the method as published fails.
 package robust
 
 import (
@@ -30,12 +30,12 @@ type Cell struct {
 	R      float64
 	D      int
 	Rotate bool
-	// Goal is the target mean ε of issue 7 for the robust variant (0:
+	// Goal is the target mean ε for the robust variant (0:
 	// none; the stretch cell compares with LSNGCA instead).
 	Goal float64
 }
 
-// DefaultCells are the cells of issue 7 (n = 2000, m = 2).
+// DefaultCells are the study's cells (n = 2000, m = 2).
 func DefaultCells() []Cell {
 	return []Cell{
 		{"aligned r=0", 0, 10, false, 1e-4},
