@@ -47,8 +47,10 @@
 //     reject it, so it is never much worse than the equivariant estimate:
 //     on the orientation study's 268 cells (docs/orientation/) every fit
 //     stayed within ε ≤ 2·ε_MIPP + 0.01 of MIPP on the same data, while it
-//     keeps WF-LSNGCA's exactness on aligned and ill-conditioned data. It
-//     costs about twice the faithful method, at d = 10 and at d = 100.
+//     keeps WF-LSNGCA's exactness on aligned and ill-conditioned data at
+//     d = 10 (at d = 30 its test rejects many correct axes estimates and it
+//     falls back on the equivariant one). It costs about twice the faithful
+//     method, at d = 10 and at d = 100.
 //   - LSNGCA, least-squares NGCA (Sasaki, Niu and Sugiyama, AISTATS 2016),
 //     whitens the data and estimates ∇log p(y) + y, which lies in E for
 //     whitened y, by one least-squares fit. It is less accurate than
