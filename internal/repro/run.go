@@ -6,6 +6,7 @@ package repro
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
@@ -141,6 +142,23 @@ func RunLogged[R any](ctx context.Context, j Jobs, t Table[R], do func(ctx conte
 		runErr = err
 	}
 	return rows, runErr
+}
+
+// Conclude ends a study's run whose outcome is runErr. An error other than
+// cancellation is returned as it is; otherwise write saves the results
+// (those finished so far when cancelled), and a cancelled run's error says
+// how many of the total data sets finished and where the results are.
+func Conclude(runErr error, write func() error, finished, total int, out string) error {
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return runErr
+	}
+	if err := write(); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return fmt.Errorf("interrupted: %d of %d data sets finished, results so far written to %s: %w", finished, total, out, runErr)
+	}
+	return nil
 }
 
 func weight(w []float64, i int) float64 {

@@ -143,17 +143,7 @@ func Run(ctx context.Context, c Config) error {
 		repro.Jobs{N: len(jobs), Workers: c.Workers, Weights: weights, Progress: c.Progress, Label: "robust study"},
 		repro.Table[Row]{Path: filepath.Join(c.Out, "robust.csv"), Header: header, Record: Row.record},
 		func(ctx context.Context, i int) ([]Row, error) { return c.runJob(ctx, jobs[i]) })
-	if runErr != nil && !errors.Is(runErr, context.Canceled) {
-		return runErr
-	}
-	if err := c.write(rows); err != nil {
-		return err
-	}
-	if runErr != nil {
-		return fmt.Errorf("interrupted: %d of %d data sets finished, results so far written to %s: %w",
-			len(rows)/len(c.Methods), len(jobs), c.Out, runErr)
-	}
-	return nil
+	return repro.Conclude(runErr, func() error { return c.write(rows) }, len(rows)/len(c.Methods), len(jobs), c.Out)
 }
 
 func (c *Config) defaults() error {
