@@ -82,6 +82,13 @@
 // Result.Separation says how clearly a fit's subspace stands out of its
 // spectrum.
 //
+// Check judges a fit without the truth: it refits the estimator to random
+// halves of the rows and compares the fit with an estimate of another kind
+// that does not depend on how the columns are oriented (IMAK, then MIPP).
+// Its CheckReport says whether the fit is Doubtful, with the evidence in
+// figures and words; docs/check.md gives its calibration on fits of known
+// subspace.
+//
 // LSLDG, least-squares log-density gradients (Sasaki et al., 2014), is the
 // building block of the least-squares estimators. It is not an Estimator:
 // its Fit returns an LSLDGModel of ∇log p whose gradient and Jacobian can

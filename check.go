@@ -1,0 +1,325 @@
+package ngca
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// DefaultCheckRefits is the number of refits on random halves of the
+// rows that Check makes when CheckOptions.Refits is 0.
+const DefaultCheckRefits = 6
+
+// The thresholds of Check's verdict, on the subspace error ε
+// (SubspaceError). They were chosen on the fits of one seed per cell of
+// the orientation study and hold on its other seeds and on the paper's
+// artificial data (docs/check.md).
+const (
+	// CheckStable is the largest Spread of a stable fit.
+	CheckStable = 0.05
+	// CheckAgreeFactor and CheckAgreeFloor set how far a fit may lie
+	// from a reference estimate and still agree with it:
+	//
+	//	Distance ≤ CheckAgreeFactor·(Spread + reference's Spread) + CheckAgreeFloor.
+	//
+	CheckAgreeFactor = 2.0
+	CheckAgreeFloor  = 0.01
+	// CheckReferenceStable is the largest Spread of a reference that can
+	// vouch for a fit; a reference less stable than that agrees with
+	// nothing.
+	CheckReferenceStable = 0.15
+)
+
+// CheckOptions configure Check. The zero value means the defaults.
+type CheckOptions struct {
+	// Refits is the number B of refits on random halves of the rows, of
+	// the fit's estimator and of each reference; 0 means
+	// DefaultCheckRefits. It must be at least 2.
+	Refits int
+	// Src is the source of randomness (the halves and the seeds of the
+	// refits); nil means a fixed default, as for the estimators.
+	Src rand.Source
+	// Workers is the number of goroutines; 0 means GOMAXPROCS, 1 means
+	// no concurrency. The report does not depend on it.
+	Workers int
+	// Progress, if not nil, is called on the calling goroutine as the
+	// fits finish (one stage, "check", whose units are fits).
+	Progress func(Progress)
+}
+
+// CheckReport is Check's judgement of a fit.
+type CheckReport struct {
+	// Method is the Result.Method of the fit checked.
+	Method string
+	// Doubtful is the verdict: the fit should not be trusted without
+	// another look. Reasons gives the evidence in words: first what made
+	// the fit doubtful (instability, disagreement), then notes that do
+	// not decide the verdict (failed refits, weak separation). It is
+	// empty for a sound fit with nothing to note.
+	Doubtful bool
+	Reasons  []string
+
+	// Refits holds ε between the fit's basis and each refit of the same
+	// estimator on a random half of the rows (1 for a refit that failed),
+	// and Spread their median. For an estimator whose error is mostly
+	// sampling noise, a refit on half the rows differs from the full fit
+	// by about as much as the full fit differs from the truth, so Spread
+	// estimates the fit's own error: the part that more rows would
+	// remove, not a bias.
+	Refits []float64
+	Spread float64
+	// RefitsFailed counts the refits that returned an error.
+	RefitsFailed int
+
+	// Agreements compares the fit with estimates of another kind, in
+	// the order they were fitted; Check stops at the first that agrees.
+	Agreements []Agreement
+
+	// Separation is the fit's Result.Separation.
+	Separation float64
+	// Timings lists the wall time of the check's steps, ending with
+	// "total".
+	Timings []Timing
+}
+
+// Agreement compares a fit with an equivariant reference estimate of the
+// same dimension fitted to the same data.
+type Agreement struct {
+	// Method is the reference's Result.Method ("IMAK" or "MIPP").
+	Method string
+	// Distance is ε between the fit's basis and the reference's.
+	Distance float64
+	// Refits and Spread are the reference's own refits on the same halves
+	// of the rows and their median, as for the fit.
+	Refits []float64
+	Spread float64
+	// Limit is the largest Distance that counts as agreement,
+	// CheckAgreeFactor·(fit's Spread + Spread) + CheckAgreeFloor, and
+	// Agrees reports Distance ≤ Limit and Spread ≤ CheckReferenceStable.
+	Limit  float64
+	Agrees bool
+	// Err is the reference's error message if its fit to the full data
+	// failed (Distance and Limit are then NaN and Agrees false).
+	Err string
+}
+
+// Check judges a fit that est made to x: whether its subspace can be
+// trusted without a second opinion. It is meant for data whose true
+// subspace nobody knows; it never modifies est, x or res.
+//
+// The evidence is of two kinds.
+//
+//   - Stability: est is refitted to B random halves of the rows, and the
+//     subspace error ε between each refit and res.Basis is recorded.
+//     Their median, Spread, estimates the fit's sampling error. The fit
+//     is unstable when Spread > CheckStable.
+//
+//   - Agreement: the fit is compared with an estimate of another kind that
+//     does not depend on how the data's columns are oriented (IMAK, and
+//     MIPP when IMAK disagrees; MIPP alone for an IMAK fit, IMAK alone for
+//     a MIPP fit), each with its own refits on the same halves. The fit
+//     agrees with a reference when
+//
+//     ε(fit, reference) ≤ CheckAgreeFactor·(Spread + Spread_ref) + CheckAgreeFloor
+//
+//     and the reference is itself stable enough to vouch for it,
+//     Spread_ref ≤ CheckReferenceStable. ε is a squared distance, so two
+//     sound estimates differ by about the sum of their errors, which the
+//     two Spreads estimate; a fit that is stable but biased, such as the
+//     published least-squares methods on data whose subspace is not along
+//     the columns, lies farther from every reference than that.
+//
+// The fit is Doubtful when it is unstable or agrees with no reference.
+// Separation is reported and named in the reasons when it is below
+// WeakSeparation, but it does not decide the verdict: on the fits the
+// thresholds were chosen on, it would have caught few wrong fits that the
+// other evidence missed and called many right ones doubtful.
+//
+// A package estimator is refitted with its own settings, one worker per
+// refit, and a source seeded from opts.Src for each refit, so the report
+// depends only on opts.Src, whatever opts.Workers. An Estimator of another
+// type is refitted as given, one refit at a time, and the report is then
+// reproducible only if its fits are. Check returns an error if x or res is
+// unusable (ErrShape, ErrNonFinite), if est's Dim differs from the fit's
+// (ErrDim), if no refit on half the rows succeeds (the error of the first,
+// wrapped), or if ctx is done.
+func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts CheckOptions) (*CheckReport, error) {
+	if err := checkContext(ctx); err != nil {
+		return nil, err
+	}
+	data, m, err := checkInputs(est, x, res)
+	if err != nil {
+		return nil, err
+	}
+	b := opts.Refits
+	switch {
+	case b == 0:
+		b = DefaultCheckRefits
+	case b < 2:
+		return nil, fmt.Errorf("%w: Refits = %d, need at least 2", ErrParam, opts.Refits)
+	}
+	plan, err := config{src: opts.Src, workers: opts.Workers, progress: opts.Progress, steps: 1}.resolve(data.RawMatrix().Rows, data.RawMatrix().Cols)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := data.Dims()
+	sw := newStopwatch()
+	halves := drawHalves(plan.rng, n, b)
+	refs := checkReferences(est, m)
+	own := newCheckRun(est, false, b, plan.rng)
+	runs := make([]*checkRun, len(refs))
+	for i, r := range refs {
+		runs[i] = newCheckRun(r, true, b, plan.rng)
+	}
+
+	total := b + len(refs)*(b+1)
+	done := 0
+	plan.progress.begin("check")
+	tick := func() { done++; plan.progress.report(done, total) }
+	plan.progress.report(0, total)
+
+	rep := &CheckReport{Method: res.Method, Separation: res.Separation()}
+	if err := runFits(ctx, plan.workers, []*checkRun{own, runs[0]}, data, halves, tick); err != nil {
+		return nil, err
+	}
+	rep.Refits, rep.RefitsFailed, err = own.refitErrors(res.Basis)
+	if rep.RefitsFailed == b {
+		return nil, fmt.Errorf("check: every refit on %d of the %d rows failed: %w", n/2, n, err)
+	}
+	rep.Spread = median(rep.Refits)
+	for i, r := range runs {
+		if i > 0 {
+			if err := runFits(ctx, plan.workers, []*checkRun{r}, data, halves, tick); err != nil {
+				return nil, err
+			}
+		}
+		a := r.agreement(res.Basis, rep.Spread)
+		rep.Agreements = append(rep.Agreements, a)
+		if i == 0 {
+			sw.lap("refits and " + a.Method)
+		} else {
+			sw.lap(a.Method)
+		}
+		if a.Agrees {
+			break
+		}
+	}
+	plan.progress.report(total, total)
+	rep.judge(b)
+	rep.Timings = sw.total()
+	return rep, nil
+}
+
+// checkInputs validates Check's arguments and returns x as a dense copy
+// and the fit's dimension.
+func checkInputs(est Estimator, x mat.Matrix, res *Result) (*mat.Dense, int, error) {
+	if est == nil {
+		return nil, 0, fmt.Errorf("%w: nil estimator", ErrParam)
+	}
+	if res == nil || res.Basis == nil || res.Basis.IsEmpty() {
+		return nil, 0, fmt.Errorf("%w: no fitted basis to check", ErrShape)
+	}
+	n, d, err := checkData(x, 2)
+	if err != nil {
+		return nil, 0, err
+	}
+	bd, m := res.Basis.Dims()
+	if bd != d {
+		return nil, 0, fmt.Errorf("%w: basis has %d rows for %d columns of data", ErrShape, bd, d)
+	}
+	if err := checkDim(m, d); err != nil {
+		return nil, 0, err
+	}
+	if err := checkFinite("basis", res.Basis); err != nil {
+		return nil, 0, err
+	}
+	if k, ok := estimatorDim(est); ok && k != m {
+		return nil, 0, fmt.Errorf("%w: estimator has Dim = %d, the fit %d", ErrDim, k, m)
+	}
+	data := mat.NewDense(n, d, nil)
+	data.Copy(x)
+	return data, m, nil
+}
+
+// checkReferences returns the reference estimators for a fit of est, in
+// the order Check tries them: an estimate of another kind than the fit's.
+func checkReferences(est Estimator, m int) []Estimator {
+	switch est.(type) {
+	case *IMAK:
+		return []Estimator{&MIPP{Dim: m}}
+	case *MIPP:
+		return []Estimator{&IMAK{Dim: m}}
+	}
+	return []Estimator{&IMAK{Dim: m}, &MIPP{Dim: m}}
+}
+
+// agreement compares the reference fitted by r with the fit's basis,
+// whose Spread is spread.
+func (r *checkRun) agreement(basis *mat.Dense, spread float64) Agreement {
+	a := Agreement{Distance: math.NaN(), Limit: math.NaN()}
+	full := r.results[0]
+	if r.errs[0] != nil || full == nil {
+		a.Method = checkLabel(r.est)
+		a.Err = fmt.Sprint(r.errs[0])
+		return a
+	}
+	a.Method = full.Method
+	a.Distance = SubspaceError(basis, full.Basis)
+	a.Refits, _, _ = r.refitErrors(full.Basis)
+	a.Spread = median(a.Refits)
+	a.Limit = CheckAgreeFactor*(spread+a.Spread) + CheckAgreeFloor
+	a.Agrees = a.Distance <= a.Limit && a.Spread <= CheckReferenceStable
+	return a
+}
+
+// checkLabel names a reference estimator whose fit failed.
+func checkLabel(est Estimator) string {
+	switch est.(type) {
+	case *IMAK:
+		return "IMAK"
+	case *MIPP:
+		return "MIPP"
+	}
+	return fmt.Sprintf("%T", est)
+}
+
+// judge sets the verdict and its reasons from the figures.
+func (rep *CheckReport) judge(b int) {
+	var reasons []string
+	if rep.Spread > CheckStable {
+		reasons = append(reasons, fmt.Sprintf("unstable: refits on half the rows differ from the fit by ε = %.3g (median of %d), above %g",
+			rep.Spread, b, CheckStable))
+	}
+	agrees := false
+	var far []string
+	for _, a := range rep.Agreements {
+		if a.Agrees {
+			agrees = true
+			break
+		}
+		if a.Err != "" {
+			far = append(far, fmt.Sprintf("%s failed (%s)", a.Method, a.Err))
+			continue
+		}
+		if a.Spread > CheckReferenceStable {
+			far = append(far, fmt.Sprintf("%s, itself unstable (spread %.2g), by ε = %.3g", a.Method, a.Spread, a.Distance))
+			continue
+		}
+		far = append(far, fmt.Sprintf("%s by ε = %.3g where up to %.2g is normal", a.Method, a.Distance, a.Limit))
+	}
+	if !agrees {
+		reasons = append(reasons, "disagrees with "+strings.Join(far, " and with "))
+	}
+	rep.Doubtful = len(reasons) > 0
+	if rep.RefitsFailed > 0 {
+		reasons = append(reasons, fmt.Sprintf("%d of %d refits on half the rows failed (counted as ε = 1)", rep.RefitsFailed, b))
+	}
+	if rep.Separation < WeakSeparation {
+		reasons = append(reasons, fmt.Sprintf("weak separation %.3g (below %d)", rep.Separation, WeakSeparation))
+	}
+	rep.Reasons = reasons
+}

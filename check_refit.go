@@ -1,0 +1,200 @@
+package ngca
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// checkRun is one estimator fitted for Check: to the full data (when full
+// is true) and to each of the halves of the rows. Its results are written
+// by the tasks of runFits, one slot per fit.
+type checkRun struct {
+	est  Estimator
+	full bool
+	// seeds holds one PCG seed per fit: the full fit first if full.
+	seeds [][2]uint64
+	// own reports whether est can be reseeded and run with one worker per
+	// fit (a package estimator); other estimators are fitted as given, one
+	// fit at a time.
+	own bool
+	// results and errs hold the fits, the full fit first if full.
+	results []*Result
+	errs    []error
+}
+
+// newCheckRun prepares the fits of est: len(halves) refits, plus the full
+// fit if full, each seeded by two words drawn from rng now (so that the
+// draws do not depend on which fits run later).
+func newCheckRun(est Estimator, full bool, halves int, rng *rand.Rand) *checkRun {
+	k := halves
+	if full {
+		k++
+	}
+	r := &checkRun{est: est, full: full, seeds: make([][2]uint64, k), results: make([]*Result, k), errs: make([]error, k)}
+	for i := range r.seeds {
+		r.seeds[i] = [2]uint64{rng.Uint64(), rng.Uint64()}
+	}
+	_, r.own = reseeded(est, nil)
+	return r
+}
+
+// reseeded returns a copy of a package estimator with the source src, one
+// worker and no progress callback, and false for an estimator of another
+// type (returned unchanged).
+func reseeded(est Estimator, src rand.Source) (Estimator, bool) {
+	switch e := est.(type) {
+	case *WFLSNGCA:
+		c := *e
+		c.Src, c.Workers, c.Progress = src, 1, nil
+		return &c, true
+	case *RobustWFLSNGCA:
+		c := *e
+		c.Src, c.Workers, c.Progress = src, 1, nil
+		return &c, true
+	case *LSNGCA:
+		c := *e
+		c.Src, c.Workers, c.Progress = src, 1, nil
+		return &c, true
+	case *MIPP:
+		c := *e
+		c.Src, c.Workers, c.Progress = src, 1, nil
+		return &c, true
+	case *IMAK:
+		c := *e
+		c.Src, c.Workers, c.Progress = src, 1, nil
+		return &c, true
+	case *SNGCA:
+		c := *e
+		c.Src, c.Workers, c.Progress = src, 1, nil
+		return &c, true
+	}
+	return est, false
+}
+
+// estimatorDim returns the Dim of a package estimator, and false for an
+// estimator of another type.
+func estimatorDim(est Estimator) (int, bool) {
+	switch e := est.(type) {
+	case *WFLSNGCA:
+		return e.Dim, true
+	case *RobustWFLSNGCA:
+		return e.Dim, true
+	case *LSNGCA:
+		return e.Dim, true
+	case *MIPP:
+		return e.Dim, true
+	case *IMAK:
+		return e.Dim, true
+	case *SNGCA:
+		return e.Dim, true
+	}
+	return 0, false
+}
+
+// fit runs fit i of r: the full data x for the first fit if r.full, else
+// the rows halves[i'] of x.
+func (r *checkRun) fit(ctx context.Context, i int, x *mat.Dense, halves [][]int) {
+	data := x
+	h := i
+	if r.full {
+		h--
+	}
+	if h >= 0 {
+		data = rowsOf(x, halves[h])
+	}
+	est := r.est
+	if r.own {
+		est, _ = reseeded(r.est, rand.NewPCG(r.seeds[i][0], r.seeds[i][1]))
+	}
+	r.results[i], r.errs[i] = est.Fit(ctx, data)
+}
+
+// runFits runs every fit of the runs, one task per fit: the fits of
+// package estimators on up to workers goroutines, the others one at a
+// time on the calling goroutine. done is called after each fit.
+func runFits(ctx context.Context, workers int, runs []*checkRun, x *mat.Dense, halves [][]int, done func()) error {
+	type task struct {
+		run *checkRun
+		i   int
+	}
+	var par, seq []task
+	for _, r := range runs {
+		for i := range r.results {
+			if r.own {
+				par = append(par, task{r, i})
+			} else {
+				seq = append(seq, task{r, i})
+			}
+		}
+	}
+	err := parallelFor(ctx, workers, len(par), func(_, k int) error {
+		par[k].run.fit(ctx, par[k].i, x, halves)
+		return nil
+	}, done)
+	if err != nil {
+		return err
+	}
+	for _, t := range seq {
+		if err := checkContext(ctx); err != nil {
+			return err
+		}
+		t.run.fit(ctx, t.i, x, halves)
+		done()
+	}
+	return checkContext(ctx)
+}
+
+// drawHalves draws b random halves of the n row indices, each ⌊n/2⌋ rows
+// without replacement, in ascending order.
+func drawHalves(rng *rand.Rand, n, b int) [][]int {
+	out := make([][]int, b)
+	for k := range out {
+		h := drawRows(rng, n, n/2)
+		slices.Sort(h)
+		out[k] = h
+	}
+	return out
+}
+
+// rowsOf returns the rows idx of x as a new matrix.
+func rowsOf(x *mat.Dense, idx []int) *mat.Dense {
+	_, d := x.Dims()
+	y := mat.NewDense(len(idx), d, nil)
+	for k, i := range idx {
+		y.SetRow(k, x.RawRowView(i))
+	}
+	return y
+}
+
+// refitErrors returns ε between basis and each refit of r (the fits
+// after the full one), 1 for a failed refit, and the number of failures
+// with the first failure's error.
+func (r *checkRun) refitErrors(basis *mat.Dense) (eps []float64, failed int, first error) {
+	start := 0
+	if r.full {
+		start = 1
+	}
+	for i := start; i < len(r.results); i++ {
+		e := 1.0
+		switch {
+		case r.errs[i] != nil:
+			failed++
+			if first == nil {
+				first = r.errs[i]
+			}
+		case r.results[i] == nil || r.results[i].Basis == nil:
+			failed++
+			if first == nil {
+				first = fmt.Errorf("%w: refit returned no basis", ErrSingular)
+			}
+		default:
+			e = SubspaceError(basis, r.results[i].Basis)
+		}
+		eps = append(eps, e)
+	}
+	return eps, failed, first
+}

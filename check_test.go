@@ -1,0 +1,225 @@
+package ngca_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/synth"
+)
+
+// checkCase draws a data set of the orientation study's generator.
+func checkData(t *testing.T, signal string, spec synth.Spec, seed uint64) (x, truth *mat.Dense) {
+	t.Helper()
+	sig, err := synth.Lookup(signal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Signal = sig
+	x, truth, err = spec.Sample(rand.NewPCG(seed, 2027))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, truth
+}
+
+// TestCheckVerdicts: a clearly right fit (ε < 0.01) is not doubtful and a
+// clearly wrong one (ε > 0.1) is, on data the check's thresholds were not
+// chosen on (this test's own seeds).
+func TestCheckVerdicts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits and checks several estimators")
+	}
+	for _, tc := range []struct {
+		name   string
+		signal string
+		spec   synth.Spec
+		est    ngca.Estimator
+	}{
+		{"wflsngca aligned", "a", synth.Spec{}, &ngca.WFLSNGCA{Dim: 2}},
+		{"wflsngca turned", "b", synth.Spec{Mix: synth.Turn}, &ngca.WFLSNGCA{Dim: 2}},
+		{"lsngca mixed", "uniform", synth.Spec{Mix: 1, R: 1}, &ngca.LSNGCA{Dim: 2}},
+		{"wflsngca d=30 fails", "c", synth.Spec{D: 30}, &ngca.WFLSNGCA{Dim: 2}},
+		{"lsngca turned", "laplace", synth.Spec{Mix: synth.Turn}, &ngca.LSNGCA{Dim: 2}},
+		{"mipp turned", "a", synth.Spec{Mix: synth.Turn}, &ngca.MIPP{Dim: 2}},
+		{"imak turned", "c", synth.Spec{Mix: synth.Turn}, &ngca.IMAK{Dim: 2}},
+		{"robust mixed", "skewed", synth.Spec{Mix: 1}, &ngca.RobustWFLSNGCA{Dim: 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x, truth := checkData(t, tc.signal, tc.spec, 1)
+			res, err := tc.est.Fit(context.Background(), x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eps := ngca.SubspaceError(truth, res.Basis)
+			rep, err := ngca.Check(context.Background(), tc.est, x, res, ngca.CheckOptions{Src: rand.NewPCG(1, 1)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("ε %.3g doubtful %v spread %.3g agreements %+v reasons %q", eps, rep.Doubtful, rep.Spread, rep.Agreements, rep.Reasons)
+			switch {
+			case eps >= 0.01 && eps <= 0.1:
+				t.Fatalf("ε = %.3g: the case is neither clearly right nor clearly wrong", eps)
+			case eps < 0.01 && rep.Doubtful:
+				t.Errorf("ε = %.3g but doubtful: %q", eps, rep.Reasons)
+			case eps > 0.1 && !rep.Doubtful:
+				t.Errorf("ε = %.3g but not doubtful", eps)
+			}
+		})
+	}
+}
+
+// TestCheckInputs: bad input and a cancelled context give the package's
+// errors, and the check changes neither the data nor the result.
+func TestCheckInputs(t *testing.T) {
+	x, _ := checkData(t, "a", synth.Spec{N: 400}, 3)
+	est := &ngca.MIPP{Dim: 2, Src: rand.NewPCG(1, 2)}
+	res, err := est.Fit(context.Background(), x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xCopy, resJSON := mat.DenseCopyOf(x), mustJSON(t, res)
+	ctx := context.Background()
+	nan := mat.DenseCopyOf(x)
+	nan.Set(5, 3, math.NaN())
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	short := mat.NewDense(400, 9, nil)
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		est  ngca.Estimator
+		x    mat.Matrix
+		res  *ngca.Result
+		opts ngca.CheckOptions
+		want error
+	}{
+		{"nil estimator", ctx, nil, x, res, ngca.CheckOptions{}, ngca.ErrParam},
+		{"nil result", ctx, est, x, nil, ngca.CheckOptions{}, ngca.ErrShape},
+		{"empty result", ctx, est, x, &ngca.Result{}, ngca.CheckOptions{}, ngca.ErrShape},
+		{"NaN", ctx, est, nan, res, ngca.CheckOptions{}, ngca.ErrNonFinite},
+		{"columns", ctx, est, short, res, ngca.CheckOptions{}, ngca.ErrShape},
+		{"dim", ctx, &ngca.MIPP{Dim: 3}, x, res, ngca.CheckOptions{}, ngca.ErrDim},
+		{"refits", ctx, est, x, res, ngca.CheckOptions{Refits: 1}, ngca.ErrParam},
+		{"workers", ctx, est, x, res, ngca.CheckOptions{Workers: -1}, ngca.ErrParam},
+		{"cancelled", cancelled, est, x, res, ngca.CheckOptions{}, context.Canceled},
+		{"too few rows", ctx, &ngca.MIPP{Dim: 2}, x.Slice(0, 15, 0, 10), res, ngca.CheckOptions{}, ngca.ErrSamples},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := ngca.Check(tc.ctx, tc.est, tc.x, tc.res, tc.opts)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("error %v, want %v", err, tc.want)
+			}
+			if rep != nil {
+				t.Errorf("report %+v with an error", rep)
+			}
+		})
+	}
+	if !mat.Equal(x, xCopy) || mustJSON(t, res) != resJSON {
+		t.Error("Check modified its inputs")
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestCheckDeterministic: the report depends on the source only, not on
+// the number of workers, and reads back from JSON bit for bit; cancelling
+// during the refits stops the check with the context's error.
+func TestCheckDeterministic(t *testing.T) {
+	x, _ := checkData(t, "b", synth.Spec{N: 600, Mix: 1}, 4)
+	est := &ngca.WFLSNGCA{Dim: 2, NumCenters: 50}
+	res, err := est.Fit(context.Background(), x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reports []*ngca.CheckReport
+	for _, w := range []int{1, 2, 3} {
+		var last ngca.Progress
+		rep, err := ngca.Check(context.Background(), est, x, res, ngca.CheckOptions{Refits: 4, Workers: w, Src: rand.NewPCG(5, 6),
+			Progress: func(p ngca.Progress) { last = p }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last.Fraction() != 1 {
+			t.Errorf("workers %d: last progress %+v, want the whole check", w, last)
+		}
+		rep.Timings = nil
+		reports = append(reports, rep)
+	}
+	for _, r := range reports[1:] {
+		if !reflect.DeepEqual(r, reports[0]) {
+			t.Errorf("reports differ with the number of workers:\n%+v\n%+v", reports[0], r)
+		}
+	}
+	var back ngca.CheckReport
+	if err := json.Unmarshal([]byte(mustJSON(t, reports[0])), &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&back, reports[0]) {
+		t.Errorf("JSON round trip:\n%+v\n%+v", reports[0], &back)
+	}
+	other, err := ngca.Check(context.Background(), est, x, res, ngca.CheckOptions{Refits: 4, Src: rand.NewPCG(5, 7)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reflect.DeepEqual(other.Refits, reports[0].Refits) {
+		t.Error("another source gave the same refits")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = ngca.Check(ctx, est, x, res, ngca.CheckOptions{Refits: 4, Progress: func(p ngca.Progress) {
+		if p.Done > 0 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled during the refits: error %v", err)
+	}
+}
+
+// freshMIPP is an Estimator of another type than the package's: Check
+// refits it as given, one refit at a time.
+type freshMIPP struct{ dim int }
+
+func (f freshMIPP) Fit(ctx context.Context, x mat.Matrix) (*ngca.Result, error) {
+	return (&ngca.MIPP{Dim: f.dim, Src: rand.NewPCG(1, 1)}).Fit(ctx, x)
+}
+
+// TestCheckOtherEstimator: an estimator of another type is refitted as
+// given, and the report is as reproducible as its fits.
+func TestCheckOtherEstimator(t *testing.T) {
+	x, _ := checkData(t, "laplace", synth.Spec{N: 800, Mix: 1}, 5)
+	est := freshMIPP{2}
+	res, err := est.Fit(context.Background(), x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reports []*ngca.CheckReport
+	for _, w := range []int{1, 2} {
+		rep, err := ngca.Check(context.Background(), est, x, res, ngca.CheckOptions{Refits: 3, Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Refits) != 3 || rep.RefitsFailed != 0 || len(rep.Agreements) == 0 {
+			t.Fatalf("report %+v, want 3 refits and an agreement", rep)
+		}
+		rep.Timings = nil
+		reports = append(reports, rep)
+	}
+	if !reflect.DeepEqual(reports[0], reports[1]) {
+		t.Errorf("reports differ:\n%+v\n%+v", reports[0], reports[1])
+	}
+}

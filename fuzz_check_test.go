@@ -1,0 +1,57 @@
+package ngca_test
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ngca-go/ngca"
+)
+
+// FuzzCheck fits IMAK to fuzz data (see decodeFuzz) and checks the fit
+// with 2 to 5 refits: Check must return an error wrapping one of the
+// package's sentinels, or a report whose figures keep their contract (one
+// ε in [0, 1] per refit, Spread their median, at least one agreement,
+// Doubtful exactly when a reason decides it), the same for three workers
+// as for one.
+func FuzzCheck(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fc := decodeFuzz(data)
+		est := &ngca.IMAK{Dim: fc.dim, Workers: 1}
+		res, err := est.Fit(context.Background(), fc.x)
+		if err != nil {
+			return
+		}
+		opts := ngca.CheckOptions{Refits: 2 + int(fc.cfg[0])%4, Src: rand.NewPCG(uint64(fc.cfg[1]), 1), Workers: 1}
+		rep, err := ngca.Check(context.Background(), est, fc.x, res, opts)
+		if err != nil {
+			if rep != nil {
+				t.Fatalf("report and error %v", err)
+			}
+			checkFitError(t, err)
+			return
+		}
+		if len(rep.Refits) != opts.Refits || len(rep.Agreements) == 0 || rep.Method != res.Method {
+			t.Fatalf("report %+v for %d refits", rep, opts.Refits)
+		}
+		for _, e := range rep.Refits {
+			if !(e >= 0 && e <= 1+1e-12) {
+				t.Fatalf("refit ε %v outside [0, 1]", e)
+			}
+		}
+		if math.IsNaN(rep.Spread) || rep.Doubtful != (rep.Spread > ngca.CheckStable || !rep.Agreements[len(rep.Agreements)-1].Agrees) {
+			t.Fatalf("verdict %v with spread %v and agreements %+v", rep.Doubtful, rep.Spread, rep.Agreements)
+		}
+		if fc.same {
+			opts.Workers, opts.Src = 3, rand.NewPCG(uint64(fc.cfg[1]), 1)
+			again, err := ngca.Check(context.Background(), est, fc.x, res, opts)
+			if err != nil {
+				t.Fatalf("Workers = 3: %v", err)
+			}
+			if again.Doubtful != rep.Doubtful || again.Spread != rep.Spread {
+				t.Fatalf("Workers = 3: doubtful %v spread %v, one worker %v %v", again.Doubtful, again.Spread, rep.Doubtful, rep.Spread)
+			}
+		}
+	})
+}
