@@ -18,18 +18,7 @@ func dimFile(t *testing.T, m int, rotate bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	n, d := x.Dims()
-	for i := 0; i < n; i++ {
-		for j := 0; j < d; j++ {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(strconv.FormatFloat(x.At(i, j), 'g', -1, 64))
-		}
-		b.WriteByte('\n')
-	}
-	return writeFile(t, t.TempDir(), "m"+strconv.Itoa(m)+".csv", b.String())
+	return writeFile(t, t.TempDir(), "m"+strconv.Itoa(m)+".csv", matrixCSV(x))
 }
 
 func TestDimCommand(t *testing.T) {

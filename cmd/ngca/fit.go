@@ -53,10 +53,21 @@ warning goes to stderr when the M-th eigenvalue is less than 10 times the
 next (λM/λM+1 < 10, skipping exact zeros): the subspace is then weakly
 separated from the rest and may be unreliable.
 
+With -check the fit is then judged by ngca.Check: the estimator is refitted
+to 6 random halves of the rows, and the fit is compared with an estimate of
+another kind that does not depend on the orientation of the columns (IMAK,
+then MIPP if IMAK disagrees). One line on stderr begins "check: ok" or
+"check: doubtful" and gives the evidence; a doubtful fit is followed by a
+line "check: try ..." (another -method, more rows, another -dim). The check
+takes several times as long as the fit (docs/check.md). With -json its
+report is the object "check" (ngca.CheckReport's JSON). Standard output is
+the same with or without -check.
+
 Examples:
   ngca fit -dim 2 data.csv > basis.csv
   ngca fit -dim auto data.csv > basis.csv
   ngca fit -dim 2 -json -o fit.json data.csv
+  ngca fit -dim 2 -check data.csv > basis.csv
   ngca fit -method mipp -dim 3 -seed 7 svmguide1
   ngca fit -method robust -dim 2 -json -o fit.json data.csv
   ngca fit -dim 2 -label-col species -widths 0.5,1,2 iris.csv
@@ -123,10 +134,19 @@ func runFit(ctx context.Context, e *env, args []string) error {
 	if w := separationWarning(res, f.fit.dim); w != "" {
 		fmt.Fprintln(e.stderr, w)
 	}
+	rep, err := f.fit.checkFit(ctx, e, m, t, name, res)
+	if err != nil {
+		return err
+	}
 	if f.jsonMode {
 		var j *fitJSON
 		if j, err = newFitJSON(&f.fit, m, t, name, res); err == nil {
-			err = writeJSON(out, j)
+			if rep != nil {
+				j.Check, err = rep.MarshalJSON()
+			}
+			if err == nil {
+				err = writeJSON(out, j)
+			}
 		}
 	} else {
 		err = writeMatrixCSV(out.Writer, res.Basis, nil)

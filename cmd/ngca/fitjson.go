@@ -48,6 +48,9 @@ type fitJSON struct {
 	// Report is the Result's report exactly, as ngca.Result.MarshalJSON
 	// writes it (the fields above give it in readable form).
 	Report json.RawMessage `json:"report,omitempty"`
+	// Check is the report of ngca.Check (-check), as its MarshalJSON
+	// writes it.
+	Check json.RawMessage `json:"check,omitempty"`
 }
 
 // imakJSON is the report of IMAK: its settings and its passes.

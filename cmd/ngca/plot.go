@@ -40,7 +40,8 @@ that M is right.
 
 The basis is fitted to FILE as "ngca fit" would (-method, -dim (or auto) with
 default 2, and the other estimator flags), or read with -basis from the
-CSV or JSON written by "ngca fit". A CSV basis holds no eigenvalues: then
+CSV or JSON written by "ngca fit"; -check judges a fitted basis as "ngca fit
+-check" does, on stderr. A CSV basis holds no eigenvalues: then
 only the scatter plot is drawn, and a note on stderr says so. The data are
 centred as by "ngca transform -center auto".
 
@@ -218,6 +219,9 @@ func (pd *plotData) fromBasis(e *env, b *basisFile, t *dataio.Table, name string
 func (pd *plotData) fromFit(ctx context.Context, e *env, a *fitArgs, m methods.Method, t *dataio.Table, name string) (string, error) {
 	res, err := a.fitTable(ctx, e, m, t, name)
 	if err != nil {
+		return "", err
+	}
+	if _, err := a.checkFit(ctx, e, m, t, name, res); err != nil {
 		return "", err
 	}
 	pd.z = &mat.Dense{}

@@ -44,6 +44,22 @@ func testSignal(t testing.TB, n, d int) (*mat.Dense, []int) {
 	return x, labels
 }
 
+// matrixCSV writes the rows of m as CSV lines with full precision.
+func matrixCSV(m mat.Matrix) string {
+	var b strings.Builder
+	r, c := m.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.FormatFloat(m.At(i, j), 'g', -1, 64))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 // writeFile writes a file into dir and returns its path.
 func writeFile(t testing.TB, dir, name, content string) string {
 	t.Helper()

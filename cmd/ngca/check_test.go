@@ -1,0 +1,82 @@
+package main
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ngca-go/ngca"
+	"gonum.org/v1/gonum/mat"
+)
+
+// turnedFile writes the paper's data (a), n × d, turned by a random
+// rotation of all columns, as CSV; WF-LSNGCA needs the subspace along the
+// columns and fails on it.
+func turnedFile(t *testing.T, dir string, n, d int) string {
+	t.Helper()
+	x, _, err := ngca.Artificial{N: n, D: d, Rotate: true}.Sample(rand.NewPCG(8, 9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeFile(t, dir, "turned.csv", matrixCSV(x))
+}
+
+// TestFitCheck: -check leaves standard output as it is and writes the
+// verdict on stderr: ok for MIPP on aligned data, doubtful (with what to
+// try) for WF-LSNGCA on turned data; with -json the report is in the
+// JSON and reads back into an ngca.CheckReport.
+func TestFitCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks two fits")
+	}
+	dir := t.TempDir()
+	files := dataFiles(t, dir)
+	plain := ngcaRun(t, "", "fit", "-dim", "2", "-label-col", "class", files["csv"]).mustSucceed(t)
+	checked := ngcaRun(t, "", "fit", "-dim", "2", "-check", "-label-col", "class", files["csv"]).mustSucceed(t)
+	if checked.stdout != plain.stdout {
+		t.Errorf("-check changed standard output:\n%s\nwant\n%s", checked.stdout, plain.stdout)
+	}
+	if !strings.HasPrefix(checked.stderr, "check: ok: ") || strings.Count(checked.stderr, "\n") != 1 {
+		t.Errorf("stderr %q, want one line check: ok: …", checked.stderr)
+	}
+
+	turned := turnedFile(t, dir, 1000, 6)
+	r := ngcaRun(t, "", "fit", "-dim", "2", "-check", "-method", "wflsngca", "-json", turned).mustSucceed(t)
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	last := len(lines) - 1
+	if last < 1 || !strings.HasPrefix(lines[last-1], "check: doubtful: ") || !strings.HasPrefix(lines[last], "check: try -method mipp") {
+		t.Errorf("stderr %q, want check: doubtful: … and check: try -method mipp …", r.stderr)
+	}
+	var j struct {
+		Check *ngca.CheckReport `json:"check"`
+		Basis [][]float64       `json:"basis"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Check == nil || !j.Check.Doubtful || len(j.Check.Refits) != ngca.DefaultCheckRefits || len(j.Check.Reasons) == 0 {
+		t.Errorf("JSON check %+v, want a doubtful report with %d refits", j.Check, ngca.DefaultCheckRefits)
+	}
+}
+
+// TestPlotCheck: plot -check judges the fit it draws, and -check with
+// -basis (nothing fitted) is a usage error.
+func TestPlotCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks a fit")
+	}
+	dir := t.TempDir()
+	files := dataFiles(t, dir)
+	png := filepath.Join(dir, "p.png")
+	r := ngcaRun(t, "", "plot", "-check", "-label-col", "class", "-o", png, files["csv"]).mustSucceed(t)
+	if !strings.HasPrefix(r.stderr, "check: ok: ") {
+		t.Errorf("stderr %q, want check: ok: first", r.stderr)
+	}
+	basis := writeFile(t, dir, "b.csv", matrixCSV(mat.NewDense(5, 2, []float64{1, 0, 0, 1, 0, 0, 0, 0, 0, 0})))
+	r = ngcaRun(t, "", "plot", "-check", "-basis", basis, "-label-col", "class", "-o", png, files["csv"])
+	if r.code == 0 || !strings.Contains(r.stderr, "-check applies when plot fits the data itself") {
+		t.Errorf("plot -check -basis: exit %d, stderr %q; want a usage error", r.code, r.stderr)
+	}
+}

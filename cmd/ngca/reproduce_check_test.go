@@ -1,0 +1,30 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckStudyFlags(t *testing.T) {
+	checkCLI(t, []cliCase{
+		{[]string{"reproduce", "-h"}, 0, "calibration of ngca.Check", "stdout"},
+		{[]string{"reproduce", "check", "-h"}, 0, "-turned-seeds", "stdout"},
+		{[]string{"reproduce", "check", "-blocks", "x"}, 1, `unknown block "x"`, "stderr"},
+		{[]string{"reproduce", "check", "-methods", "svm"}, 1, `unknown method "svm"`, "stderr"},
+		{[]string{"reproduce", "check", "-seeds", "a"}, 1, `-seeds: "a" is not a seed`, "stderr"},
+		{[]string{"reproduce", "check", "-paper-seeds", "-1"}, 1, "must not be negative", "stderr"},
+		{[]string{"reproduce", "check", "-sngca-every", "0"}, 1, "-sngca-every must be at least 1", "stderr"},
+		{[]string{"reproduce", "check", "-workers", "-1"}, 1, "-workers must not be negative", "stderr"},
+		{[]string{"reproduce", "check", "-report-only", "-resume"}, 1, "-report-only fits nothing", "stderr"},
+		{[]string{"reproduce", "check", "extra"}, 1, "unexpected argument", "stderr"},
+	})
+	for args, want := range map[string]string{
+		"-out x -resume -paper-seeds 5": "ngca reproduce check -out x -paper-seeds 5",
+		"-report-only -out y":           "ngca reproduce check -out y",
+		"--resume=true -turned-seeds 2": "ngca reproduce check -turned-seeds 2",
+	} {
+		if got := studyCommand("check", strings.Fields(args)); got != want {
+			t.Errorf("studyCommand(%q) = %q, want %q", args, got, want)
+		}
+	}
+}
