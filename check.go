@@ -44,7 +44,8 @@ type CheckOptions struct {
 	// refits); nil means a fixed default, as for the estimators.
 	Src rand.Source
 	// Workers is the number of goroutines; 0 means GOMAXPROCS, 1 means
-	// no concurrency. The report does not depend on it.
+	// no concurrency. Each runs one refit at a time on one core, so the
+	// memory in use grows with Workers. The report does not depend on it.
 	Workers int
 	// Progress, if not nil, is called on the calling goroutine as the
 	// fits finish (one stage, "check", whose units are fits).
@@ -145,7 +146,8 @@ type Agreement struct {
 // type is refitted as given, one refit at a time, and the report is then
 // reproducible only if its fits are. Check returns an error if x or res is
 // unusable (ErrShape, ErrNonFinite), if est's Dim differs from the fit's
-// (ErrDim), if no refit on half the rows succeeds (the error of the first,
+// (ErrDim) or res was made by another package estimator (ErrParam), if no
+// refit on half the rows succeeds (the error of the first,
 // wrapped), or if ctx is done.
 func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts CheckOptions) (*CheckReport, error) {
 	if err := checkContext(ctx); err != nil {
@@ -237,8 +239,13 @@ func checkInputs(est Estimator, x mat.Matrix, res *Result) (*mat.Dense, int, err
 	if err := checkFinite("basis", res.Basis); err != nil {
 		return nil, 0, err
 	}
-	if k, ok := estimatorDim(est); ok && k != m {
-		return nil, 0, fmt.Errorf("%w: estimator has Dim = %d, the fit %d", ErrDim, k, m)
+	if k, method, ok := estimatorInfo(est); ok {
+		if k != m {
+			return nil, 0, fmt.Errorf("%w: estimator has Dim = %d, the fit %d", ErrDim, k, m)
+		}
+		if res.Method != "" && res.Method != method {
+			return nil, 0, fmt.Errorf("%w: the result is a fit of %q, not of the estimator given (%s)", ErrParam, res.Method, method)
+		}
 	}
 	data := mat.NewDense(n, d, nil)
 	data.Copy(x)
@@ -263,7 +270,7 @@ func (r *checkRun) agreement(basis *mat.Dense, spread float64) Agreement {
 	a := Agreement{Distance: math.NaN(), Limit: math.NaN()}
 	full := r.results[0]
 	if r.errs[0] != nil || full == nil {
-		a.Method = checkLabel(r.est)
+		_, a.Method, _ = estimatorInfo(r.est)
 		a.Err = fmt.Sprint(r.errs[0])
 		return a
 	}
@@ -274,17 +281,6 @@ func (r *checkRun) agreement(basis *mat.Dense, spread float64) Agreement {
 	a.Limit = CheckAgreeFactor*(spread+a.Spread) + CheckAgreeFloor
 	a.Agrees = a.Distance <= a.Limit && a.Spread <= CheckReferenceStable
 	return a
-}
-
-// checkLabel names a reference estimator whose fit failed.
-func checkLabel(est Estimator) string {
-	switch est.(type) {
-	case *IMAK:
-		return "IMAK"
-	case *MIPP:
-		return "MIPP"
-	}
-	return fmt.Sprintf("%T", est)
 }
 
 // judge sets the verdict and its reasons from the figures.

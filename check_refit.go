@@ -75,24 +75,24 @@ func reseeded(est Estimator, src rand.Source) (Estimator, bool) {
 	return est, false
 }
 
-// estimatorDim returns the Dim of a package estimator, and false for an
-// estimator of another type.
-func estimatorDim(est Estimator) (int, bool) {
+// estimatorInfo returns the Dim of a package estimator and the
+// Result.Method of its fits, and false for an estimator of another type.
+func estimatorInfo(est Estimator) (dim int, method string, ok bool) {
 	switch e := est.(type) {
 	case *WFLSNGCA:
-		return e.Dim, true
+		return e.Dim, "WF-LSNGCA", true
 	case *RobustWFLSNGCA:
-		return e.Dim, true
+		return e.Dim, "WF-LSNGCA robust", true
 	case *LSNGCA:
-		return e.Dim, true
+		return e.Dim, "LSNGCA", true
 	case *MIPP:
-		return e.Dim, true
+		return e.Dim, "MIPP", true
 	case *IMAK:
-		return e.Dim, true
+		return e.Dim, "IMAK", true
 	case *SNGCA:
-		return e.Dim, true
+		return e.Dim, "SNGCA", true
 	}
-	return 0, false
+	return 0, "", false
 }
 
 // fit runs fit i of r: the full data x for the first fit if r.full, else

@@ -108,6 +108,7 @@ func TestCheckInputs(t *testing.T) {
 		{"columns", ctx, est, short, res, ngca.CheckOptions{}, ngca.ErrShape},
 		{"dim", ctx, &ngca.MIPP{Dim: 3}, x, res, ngca.CheckOptions{}, ngca.ErrDim},
 		{"refits", ctx, est, x, res, ngca.CheckOptions{Refits: 1}, ngca.ErrParam},
+		{"another estimator's fit", ctx, &ngca.IMAK{Dim: 2}, x, res, ngca.CheckOptions{}, ngca.ErrParam},
 		{"workers", ctx, est, x, res, ngca.CheckOptions{Workers: -1}, ngca.ErrParam},
 		{"cancelled", cancelled, est, x, res, ngca.CheckOptions{}, context.Canceled},
 		{"too few rows", ctx, &ngca.MIPP{Dim: 2}, x.Slice(0, 15, 0, 10), res, ngca.CheckOptions{}, ngca.ErrSamples},
