@@ -108,7 +108,7 @@ func (a *fitArgs) register(fs *flag.FlagSet, dimUsage string) {
 	fs.Uint64Var(&a.seed, "seed", 1, "random `seed`: the estimator's Src is rand.NewPCG(seed, 0), so -seed 0 gives the library's default (Src nil)")
 	fs.IntVar(&a.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
 	fs.BoolVar(&a.judge, "check", false, fmt.Sprintf("after the fit, judge it with ngca.Check (%d refits on half the rows, compared with an equivariant estimate; "+
-		"3 to 5 times the fit's time; IMAK's, 70 times) and write \"check: ok\" or \"check: doubtful\" with the evidence on stderr", ngca.DefaultCheckRefits))
+		"2 to 5 times the fit's time) and write \"check: ok\" or \"check: doubtful\" with the evidence on stderr", ngca.DefaultCheckRefits))
 	fs.IntVar(&a.centers, methods.SetCenters, 0, fmt.Sprintf("`number` of kernel centers b, drawn from the rows (0 = min(n, %d))", ngca.DefaultCenters))
 	fs.StringVar(&a.widths, methods.SetWidths, "", "comma-separated `list` of kernel widths σ to cross-validate (default "+gridText(ngca.DefaultWidths())+"; on standardised data)")
 	fs.StringVar(&a.ridges, methods.SetRidges, "", "comma-separated `list` of ridge parameters λ (default "+gridText(ngca.DefaultRidges())+")")

@@ -58,8 +58,8 @@ type rule struct {
 }
 
 // doubtful applies Check's rule: unstable, or no reference (IMAK then
-// MIPP; MIPP alone for IMAK, IMAK alone for MIPP) stable enough and
-// near enough.
+// MIPP; IMAK alone for MIPP, none for IMAK) stable enough and near
+// enough.
 func (r rule) doubtful(e fitEvidence) bool {
 	spread := median(e.own[:r.b])
 	if spread > r.stable {
@@ -72,7 +72,7 @@ func (r rule) doubtful(e fitEvidence) bool {
 	refs := []ref{{e.dIMAK, e.ri}, {e.dMIPP, e.rm}}
 	switch e.method {
 	case "imak":
-		refs = refs[1:]
+		return false // IMAK is judged by its stability alone
 	case "mipp":
 		refs = refs[:1]
 	}
