@@ -56,10 +56,11 @@ separated from the rest and may be unreliable.
 With -check the fit is then judged by ngca.Check: the estimator is refitted
 to 6 random halves of the rows, and the fit is compared with an estimate of
 another kind that does not depend on the orientation of the columns (IMAK,
-then MIPP if IMAK disagrees). One line on stderr begins "check: ok" or
-"check: doubtful" and gives the evidence; a doubtful fit is followed by a
-line "check: try ..." (another -method, more rows, another -dim). The check
-takes several times as long as the fit (docs/check.md). With -json its
+then MIPP if IMAK disagrees; an IMAK fit is judged by its refits alone). One
+line on stderr begins "check: ok" or "check: doubtful" and gives the
+evidence; a doubtful fit is followed by a line "check: try ..." (another
+-method, more rows, another -dim). The check takes 2 to 5 times as long as
+the fit (docs/check.md). With -json its
 report is the object "check" (ngca.CheckReport's JSON). Standard output is
 the same with or without -check.
 
