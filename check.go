@@ -199,7 +199,7 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	}
 	rep.Refits, rep.RefitsFailed, err = own.refitErrors(res.Basis)
 	if rep.RefitsFailed == b {
-		return nil, fmt.Errorf("check: every refit on %d of the %d rows failed: %w", n/2, n, err)
+		return nil, fmt.Errorf("ngca: Check: every refit on %d of the %d rows failed: %w", n/2, n, err)
 	}
 	rep.Spread = median(rep.Refits)
 	for i, r := range runs {

@@ -34,7 +34,7 @@ func (a *fitArgs) checkFit(ctx context.Context, e *env, m methods.Method, t *dat
 	}
 	bar.Finish()
 	if err != nil {
-		return nil, fmt.Errorf("check of %s on %s: %w", m.Label, name, err)
+		return nil, fmt.Errorf("-check of %s on %s: %w", m.Label, name, err)
 	}
 	writeCheck(e.stderr, m, rep)
 	return rep, nil
