@@ -19,8 +19,11 @@ import (
 const checkStream = 1
 
 // checkFit judges res, the fit of m to the data of file name, with
-// ngca.Check when -check is set (otherwise it returns nil), drawing a
-// progress bar and writing the verdict on stderr.
+// ngca.Check when -check is set (otherwise it returns nil, nil), drawing a
+// progress bar and writing the verdict on stderr. A check that cannot be
+// made is reported on stderr ("check: not done: …") and returned as the
+// error, which the callers treat as a note, not a failure of the command;
+// a cancelled context is returned as it is.
 func (a *fitArgs) checkFit(ctx context.Context, e *env, m methods.Method, t *dataio.Table, name string, res *ngca.Result) (*ngca.CheckReport, error) {
 	if !a.judge {
 		return nil, nil
@@ -33,8 +36,14 @@ func (a *fitArgs) checkFit(ctx context.Context, e *env, m methods.Method, t *dat
 		bar.Set(1)
 	}
 	bar.Finish()
-	if err != nil {
-		return nil, fmt.Errorf("-check of %s on %s: %w", m.Label, name, err)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		// The fit stands; only its check could not be made (say, the
+		// estimator cannot fit half the rows).
+		fmt.Fprintf(e.stderr, "check: not done: %v\n", err)
+		return nil, err
 	}
 	writeCheck(e.stderr, m, rep)
 	return rep, nil

@@ -61,6 +61,25 @@ func TestFitCheck(t *testing.T) {
 	}
 }
 
+// TestFitCheckNotDone: a check that cannot be made (the estimator cannot
+// fit half the rows) is said on stderr and in the JSON, and the fit is
+// written all the same.
+func TestFitCheckNotDone(t *testing.T) {
+	files := dataFiles(t, t.TempDir())
+	args := []string{"fit", "-dim", "2", "-check", "-method", "wflsngca", "-centers", "300", "-json", "-label-col", "class", files["csv"]}
+	r := ngcaRun(t, "", args...).mustSucceed(t, args...)
+	if !strings.Contains(r.stderr, "check: not done: ngca: Check: every refit on 200 of the 400 rows failed") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	var j struct {
+		Basis      [][]float64 `json:"basis"`
+		CheckError string      `json:"check_error"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &j); err != nil || len(j.Basis) != 5 || !strings.Contains(j.CheckError, "too few samples") {
+		t.Errorf("JSON %+v, %v", j, err)
+	}
+}
+
 // TestPlotCheck: plot -check judges the fit it draws, and -check with
 // -basis (nothing fitted) is a usage error.
 func TestPlotCheck(t *testing.T) {

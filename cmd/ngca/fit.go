@@ -62,7 +62,10 @@ evidence; a doubtful fit is followed by a line "check: try ..." (another
 -method, more rows, another -dim). The check takes 2 to 5 times as long as
 the fit (docs/check.md). With -json its
 report is the object "check" (ngca.CheckReport's JSON). Standard output is
-the same with or without -check.
+the same with or without -check. A check that cannot be made (when the
+estimator cannot fit half the rows, say with -centers above n/2) writes
+"check: not done: <why>" instead, and "check_error" with -json; the fit
+is written all the same.
 
 Examples:
   ngca fit -dim 2 data.csv > basis.csv
@@ -135,15 +138,17 @@ func runFit(ctx context.Context, e *env, args []string) error {
 	if w := separationWarning(res, f.fit.dim); w != "" {
 		fmt.Fprintln(e.stderr, w)
 	}
-	rep, err := f.fit.checkFit(ctx, e, m, t, name, res)
-	if err != nil {
-		return err
+	rep, checkErr := f.fit.checkFit(ctx, e, m, t, name, res)
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
 	if f.jsonMode {
 		var j *fitJSON
 		if j, err = newFitJSON(&f.fit, m, t, name, res); err == nil {
 			if rep != nil {
 				j.Check, err = rep.MarshalJSON()
+			} else if checkErr != nil {
+				j.CheckError = checkErr.Error()
 			}
 			if err == nil {
 				err = writeJSON(out, j)

@@ -51,6 +51,8 @@ type fitJSON struct {
 	// Check is the report of ngca.Check (-check), as its MarshalJSON
 	// writes it.
 	Check json.RawMessage `json:"check,omitempty"`
+	// CheckError says why -check could not judge the fit.
+	CheckError string `json:"check_error,omitempty"`
 }
 
 // imakJSON is the report of IMAK: its settings and its passes.

@@ -221,8 +221,8 @@ func (pd *plotData) fromFit(ctx context.Context, e *env, a *fitArgs, m methods.M
 	if err != nil {
 		return "", err
 	}
-	if _, err := a.checkFit(ctx, e, m, t, name, res); err != nil {
-		return "", err
+	if _, err := a.checkFit(ctx, e, m, t, name, res); err != nil && ctx.Err() != nil {
+		return "", ctx.Err()
 	}
 	pd.z = &mat.Dense{}
 	res.ProjectTo(pd.z, t.X)
