@@ -83,8 +83,9 @@
 // spectrum.
 //
 // Check judges a fit without the truth: it refits the estimator to random
-// halves of the rows and compares the fit with an estimate of another kind
-// that does not depend on how the columns are oriented (IMAK, then MIPP).
+// halves of the rows and, for the estimators that depend on how the
+// columns are oriented, compares the fit with estimates that do not (IMAK,
+// then MIPP).
 // Its CheckReport says whether the fit is Doubtful, with the evidence in
 // figures and words; docs/check.md gives its calibration on fits of known
 // subspace.

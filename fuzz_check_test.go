@@ -9,16 +9,18 @@ import (
 	"github.com/ngca-go/ngca"
 )
 
-// FuzzCheck fits MIPP (one or two iterations per index function) to fuzz
-// data (see decodeFuzz) and checks the fit with 2 to 5 refits: Check must
+// FuzzCheck fits LSNGCA (small settings, see kernelSettings) to fuzz data
+// (see decodeFuzz) and checks the fit with 2 to 5 refits: Check must
 // return an error wrapping one of the package's sentinels, or a report
 // whose figures keep their contract (one ε in [0, 1] per refit, Spread not
-// NaN, one agreement, with IMAK; Doubtful exactly when Spread >
-// CheckStable or IMAK disagrees), the same for three workers as for one.
+// NaN, one or two agreements, with IMAK and MIPP; Doubtful exactly when
+// Spread > CheckStable or the last reference disagrees), the same for
+// three workers as for one.
 func FuzzCheck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fc := decodeFuzz(data)
-		est := &ngca.MIPP{Dim: fc.dim, Iterations: 1 + int(fc.cfg[2])%2, Workers: 1}
+		folds, centers, widths, ridges := fc.kernelSettings()
+		est := &ngca.LSNGCA{Dim: fc.dim, Folds: folds, NumCenters: centers, Widths: widths, Ridges: ridges, Workers: 1}
 		res, err := est.Fit(context.Background(), fc.x)
 		if err != nil {
 			return
@@ -32,7 +34,7 @@ func FuzzCheck(f *testing.F) {
 			checkFitError(t, err)
 			return
 		}
-		if len(rep.Refits) != opts.Refits || len(rep.Agreements) != 1 || rep.Method != res.Method {
+		if len(rep.Refits) != opts.Refits || len(rep.Agreements) == 0 || len(rep.Agreements) > 2 || rep.Method != res.Method {
 			t.Fatalf("report %+v for %d refits", rep, opts.Refits)
 		}
 		for _, e := range rep.Refits {
@@ -40,7 +42,7 @@ func FuzzCheck(f *testing.F) {
 				t.Fatalf("refit ε %v outside [0, 1]", e)
 			}
 		}
-		if math.IsNaN(rep.Spread) || rep.Doubtful != (rep.Spread > ngca.CheckStable || !rep.Agreements[0].Agrees) {
+		if math.IsNaN(rep.Spread) || rep.Doubtful != (rep.Spread > ngca.CheckStable || !rep.Agreements[len(rep.Agreements)-1].Agrees) {
 			t.Fatalf("verdict %v with spread %v and agreements %+v", rep.Doubtful, rep.Spread, rep.Agreements)
 		}
 		if fc.same {

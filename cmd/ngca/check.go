@@ -93,8 +93,6 @@ func checkAdvice(m methods.Method, rep *ngca.CheckReport) string {
 	switch {
 	case disagrees && (m.Key == "wflsngca" || m.Key == "lsngca"):
 		tips = append(tips, "-method mipp or -method wflsngca-robust ("+m.Label+" needs the subspace along the data's columns)")
-	case disagrees && m.Key == "mipp":
-		tips = append(tips, "-method wflsngca-robust or -method imak")
 	case disagrees:
 		tips = append(tips, "-method mipp")
 	}

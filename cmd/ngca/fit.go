@@ -54,9 +54,9 @@ next (λM/λM+1 < 10, skipping exact zeros): the subspace is then weakly
 separated from the rest and may be unreliable.
 
 With -check the fit is then judged by ngca.Check: the estimator is refitted
-to 6 random halves of the rows, and the fit is compared with an estimate of
-another kind that does not depend on the orientation of the columns (IMAK,
-then MIPP if IMAK disagrees; an IMAK fit is judged by its refits alone). One
+to 6 random halves of the rows and, for an estimator that depends on the
+orientation of the columns (wflsngca, lsngca, wflsngca-robust), the fit is
+compared with estimates that do not (IMAK, then MIPP if IMAK disagrees). One
 line on stderr begins "check: ok" or "check: doubtful" and gives the
 evidence; a doubtful fit is followed by a line "check: try ..." (another
 -method, more rows, another -dim). The check takes 2 to 5 times as long as

@@ -57,9 +57,9 @@ type rule struct {
 	refStable        float64
 }
 
-// doubtful applies Check's rule: unstable, or no reference (IMAK then
-// MIPP; IMAK alone for MIPP, none for IMAK) stable enough and near
-// enough.
+// doubtful applies Check's rule: unstable, or (for the estimators that
+// are not equivariant) no reference, IMAK then MIPP, stable enough and
+// near enough.
 func (r rule) doubtful(e fitEvidence) bool {
 	spread := median(e.own[:r.b])
 	if spread > r.stable {
@@ -71,10 +71,8 @@ func (r rule) doubtful(e fitEvidence) bool {
 	}
 	refs := []ref{{e.dIMAK, e.ri}, {e.dMIPP, e.rm}}
 	switch e.method {
-	case "imak":
-		return false // IMAK is judged by its stability alone
-	case "mipp":
-		refs = refs[:1]
+	case "mipp", "imak", "sngca":
+		return false // the equivariant estimators: stability alone
 	}
 	for _, f := range refs {
 		s := median(f.refits[:r.b])
