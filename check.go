@@ -121,8 +121,9 @@ type Agreement struct {
 //     Their median, Spread, estimates the fit's sampling error. The fit
 //     is unstable when Spread > CheckStable.
 //
-//   - Agreement: a fit of an estimator that is not equivariant (WFLSNGCA,
-//     LSNGCA, RobustWFLSNGCA, or an Estimator of another type) is compared
+//   - Agreement: a fit of an estimator whose result can depend on the
+//     orientation of the columns (WFLSNGCA, LSNGCA, RobustWFLSNGCA, or an
+//     Estimator of another type) is compared
 //     with estimates of another kind that do not depend on how the data's
 //     columns are oriented (IMAK, and MIPP when IMAK disagrees), each with
 //     its own refits on the same halves. The fit agrees with a reference
@@ -142,12 +143,12 @@ type Agreement struct {
 // their stability alone: they have no orientation to be biased by, and on
 // the fits the thresholds were chosen on every wrong one was unstable (54
 // of 54) while a reference added no wrong fit and called 3 of MIPP's 45
-// right fits doubtful (and MIPP, IMAK's only reference, costs some 70 IMAK
-// fits).
-// Separation is reported and named in the reasons when it is below
-// WeakSeparation, but it does not decide the verdict: on the fits the
-// thresholds were chosen on, it would have caught few wrong fits that the
-// other evidence missed and called many right ones doubtful.
+// right fits doubtful (and MIPP, IMAK's only possible reference, costs
+// some 70 IMAK fits). Separation is reported and named in the reasons
+// when it is below WeakSeparation, but it does not decide the verdict: on
+// the fits the thresholds were chosen on, it would have caught 3 more of
+// 227 wrong fits and called 6 more of 186 right ones doubtful
+// (docs/check.md).
 //
 // A package estimator is refitted with its own settings, one worker per
 // refit, and a source seeded from opts.Src for each refit, so the report
