@@ -253,7 +253,7 @@ func checkInputs(est Estimator, x mat.Matrix, res *Result) (*mat.Dense, int, err
 	if err := checkFinite("basis", res.Basis); err != nil {
 		return nil, 0, err
 	}
-	if k, method, ok := estimatorInfo(est); ok {
+	if _, k, method, ok := packageEstimator(est, nil); ok {
 		if k != m {
 			return nil, 0, fmt.Errorf("%w: estimator has Dim = %d, the fit %d", ErrDim, k, m)
 		}
@@ -282,7 +282,7 @@ func (r *checkRun) agreement(basis *mat.Dense, spread float64) Agreement {
 	a := Agreement{Distance: math.NaN(), Limit: math.NaN()}
 	full := r.results[0]
 	if r.errs[0] != nil || full == nil {
-		_, a.Method, _ = estimatorInfo(r.est)
+		_, _, a.Method, _ = packageEstimator(r.est, nil)
 		a.Err = fmt.Sprint(r.errs[0])
 		return a
 	}

@@ -38,61 +38,41 @@ func newCheckRun(est Estimator, full bool, halves int, rng *rand.Rand) *checkRun
 	for i := range r.seeds {
 		r.seeds[i] = [2]uint64{rng.Uint64(), rng.Uint64()}
 	}
-	_, r.own = reseeded(est, nil)
+	_, _, _, r.own = packageEstimator(est, nil)
 	return r
 }
 
-// reseeded returns a copy of a package estimator with the source src, one
-// worker and no progress callback, and false for an estimator of another
-// type (returned unchanged).
-func reseeded(est Estimator, src rand.Source) (Estimator, bool) {
+// packageEstimator describes an estimator of this package: a copy with
+// the source src, one worker and no progress callback, its Dim and the
+// Result.Method of its fits. ok is false for an estimator of another type.
+func packageEstimator(est Estimator, src rand.Source) (c Estimator, dim int, method string, ok bool) {
 	switch e := est.(type) {
 	case *WFLSNGCA:
 		c := *e
 		c.Src, c.Workers, c.Progress = src, 1, nil
-		return &c, true
+		return &c, e.Dim, "WF-LSNGCA", true
 	case *RobustWFLSNGCA:
 		c := *e
 		c.Src, c.Workers, c.Progress = src, 1, nil
-		return &c, true
+		return &c, e.Dim, "WF-LSNGCA robust", true
 	case *LSNGCA:
 		c := *e
 		c.Src, c.Workers, c.Progress = src, 1, nil
-		return &c, true
+		return &c, e.Dim, "LSNGCA", true
 	case *MIPP:
 		c := *e
 		c.Src, c.Workers, c.Progress = src, 1, nil
-		return &c, true
+		return &c, e.Dim, "MIPP", true
 	case *IMAK:
 		c := *e
 		c.Src, c.Workers, c.Progress = src, 1, nil
-		return &c, true
+		return &c, e.Dim, "IMAK", true
 	case *SNGCA:
 		c := *e
 		c.Src, c.Workers, c.Progress = src, 1, nil
-		return &c, true
+		return &c, e.Dim, "SNGCA", true
 	}
-	return est, false
-}
-
-// estimatorInfo returns the Dim of a package estimator and the
-// Result.Method of its fits, and false for an estimator of another type.
-func estimatorInfo(est Estimator) (dim int, method string, ok bool) {
-	switch e := est.(type) {
-	case *WFLSNGCA:
-		return e.Dim, "WF-LSNGCA", true
-	case *RobustWFLSNGCA:
-		return e.Dim, "WF-LSNGCA robust", true
-	case *LSNGCA:
-		return e.Dim, "LSNGCA", true
-	case *MIPP:
-		return e.Dim, "MIPP", true
-	case *IMAK:
-		return e.Dim, "IMAK", true
-	case *SNGCA:
-		return e.Dim, "SNGCA", true
-	}
-	return 0, "", false
+	return est, 0, "", false
 }
 
 // fit runs fit i of r: the full data x for the first fit if r.full, else
@@ -108,7 +88,7 @@ func (r *checkRun) fit(ctx context.Context, i int, x *mat.Dense, halves [][]int)
 	}
 	est := r.est
 	if r.own {
-		est, _ = reseeded(r.est, rand.NewPCG(r.seeds[i][0], r.seeds[i][1]))
+		est, _, _, _ = packageEstimator(r.est, rand.NewPCG(r.seeds[i][0], r.seeds[i][1]))
 	}
 	r.results[i], r.errs[i] = est.Fit(ctx, data)
 }

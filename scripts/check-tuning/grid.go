@@ -145,6 +145,35 @@ func printGrid(path string) error {
 			gs++
 		}
 	}
+	var eqBad, eqBadUnstable, eqGood, eqGoodUnstable, mippGood, mippRefDoubt int
+	for _, f := range fits {
+		if f.method != "mipp" && f.method != "imak" && f.method != "sngca" {
+			continue
+		}
+		unstable := median(f.own[:chosen.b]) > chosen.stable
+		switch {
+		case f.eps > 0.1:
+			eqBad++
+			if unstable {
+				eqBadUnstable++
+			}
+		case f.eps < 0.01:
+			eqGood++
+			if unstable {
+				eqGoodUnstable++
+			}
+		}
+		if f.method == "mipp" && f.eps < 0.01 {
+			mippGood++
+			s := median(f.ri[:chosen.b])
+			if !unstable && !(s <= chosen.refStable && f.dIMAK <= chosen.k*(median(f.own[:chosen.b])+s)+chosen.floor) {
+				mippRefDoubt++
+			}
+		}
+	}
+	fmt.Printf("\nEquivariant estimators (MIPP, IMAK, SNGCA), judged by stability alone: %d of %d bad fits unstable, %d of %d good; "+
+		"comparing MIPP's fits with IMAK as well would call %d of its %d good fits doubtful.\n",
+		eqBadUnstable, eqBad, eqGoodUnstable, eqGood, mippRefDoubt, mippGood)
 	fmt.Printf("\nThe chosen rule (B 6, τ 0.05, k 2, reference limit 0.15) calls %d of %d bad and %d of %d good fits doubtful; "+
 		"calling a fit with separation < 10 doubtful as well would add %d bad and %d good fits.\n", bd, bad, gd, good, bs, gs)
 	return nil
