@@ -14,6 +14,7 @@ type eqFit struct {
 	basis *mat.Dense // d×dim orthonormal, standardised coordinates
 	wh    whitening  // the whitening it was refined in
 	tilt  tiltFit    // its last refinement
+	yw    *prepared  // the data in the whitened coordinates of wh
 	// refined is false if the estimate is MIPP's start, which the
 	// refinement did not move significantly.
 	refined bool
@@ -41,7 +42,7 @@ func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim in
 	}
 	sw.lap("start")
 	yw := whitenedData(pr, wh)
-	ef := &eqFit{wh: wh}
+	ef := &eqFit{wh: wh, yw: yw}
 	b, err := wh.toWhitened(start.Basis)
 	if err != nil {
 		return nil, err
@@ -258,28 +259,32 @@ func tiltCovariance(f, beta *mat.Dense, dim int) *mat.SymDense {
 // in the same frame, and its degrees of freedom (d − dim)·dim. W is +Inf
 // if span(a) has no tilt in that frame (it is orthogonal to part of the
 // frame's first dim coordinates) or the covariance is singular.
-func (ef *eqFit) wald(a *mat.Dense) (float64, int) {
+func (ef *eqFit) wald(a *mat.Dense) (float64, int) { return ef.tilt.wald(ef.wh, a) }
+
+// wald is eqFit.wald for the tilt tf of a frame in the whitened
+// coordinates of wh.
+func (tf *tiltFit) wald(wh whitening, a *mat.Dense) (float64, int) {
 	d, dim := a.Dims()
 	p := (d - dim) * dim
-	aw, err := ef.wh.toWhitened(a)
+	aw, err := wh.toWhitened(a)
 	if err != nil {
 		return math.Inf(1), p
 	}
 	// In the frame, span(a) = span([A_U; A_R]) = span([I; A_R·A_U⁻¹]).
 	var au, tt mat.Dense
-	au.Mul(ef.tilt.u.T(), aw)
+	au.Mul(tf.u.T(), aw)
 	if err := tt.Solve(au.Slice(0, dim, 0, dim).T(), au.Slice(dim, d, 0, dim).T()); err != nil {
 		return math.Inf(1), p
 	}
 	diff := mat.NewVecDense(p, nil)
 	for j := 0; j < d-dim; j++ {
 		for k := 0; k < dim; k++ {
-			diff.SetVec(j*dim+k, tt.At(k, j)-ef.tilt.delta.At(j, k))
+			diff.SetVec(j*dim+k, tt.At(k, j)-tf.delta.At(j, k))
 		}
 	}
 	var ch mat.Cholesky
 	var sol mat.VecDense
-	if !ch.Factorize(ef.tilt.cov) || ch.SolveVecTo(&sol, diff) != nil {
+	if !ch.Factorize(tf.cov) || ch.SolveVecTo(&sol, diff) != nil {
 		return math.Inf(1), p
 	}
 	return mat.Dot(diff, &sol), p

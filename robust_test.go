@@ -131,11 +131,11 @@ func TestRobustReport(t *testing.T) {
 	}
 	res := fitWith(ngca.RobustWFLSNGCA{}, 1)
 	r := robustReport(t, res)
-	if r == nil || r.Axes == nil || r.Equivariant == nil || math.IsNaN(r.Wald) || r.DF != 8 || len(r.KernelCoords) != 4 {
+	if r == nil || r.Axes == nil || r.Equivariant == nil || math.IsNaN(r.Wald) || math.IsNaN(r.Distance) || r.DF != 8 || len(r.KernelCoords) != 4 {
 		t.Fatalf("incomplete report %+v", r)
 	}
-	if r.Path != ngca.RobustEquivariant || !(r.P < ngca.RobustLevel) {
-		t.Errorf("rotated data: path %v with p = %.3g, want the equivariant estimate", r.Path, r.P)
+	if r.Path != ngca.RobustEquivariant || (r.P >= ngca.RobustLevel && r.Distance <= 20) {
+		t.Errorf("rotated data: path %v with p = %.3g and Distance %.3g, want the equivariant estimate", r.Path, r.P, r.Distance)
 	}
 	if want := 1 - (distuv.ChiSquared{K: float64(r.DF)}).CDF(r.Wald); r.P != want {
 		t.Errorf("p = %v, want %v from W = %v on %d degrees of freedom", r.P, want, r.Wald, r.DF)
@@ -148,7 +148,7 @@ func TestRobustReport(t *testing.T) {
 		t.Error("Workers = 1 and 3 differ")
 	}
 	ax := fitWith(ngca.RobustWFLSNGCA{Path: ngca.RobustAxes}, 0)
-	if r := robustReport(t, ax); r.Equivariant != nil || !math.IsNaN(r.Wald) || !math.IsNaN(r.P) || r.Path != ngca.RobustAxes ||
+	if r := robustReport(t, ax); r.Equivariant != nil || !math.IsNaN(r.Wald) || !math.IsNaN(r.P) || !math.IsNaN(r.Distance) || r.Path != ngca.RobustAxes ||
 		!reflect.DeepEqual(ax.Eigenvalues, r.AxesEigenvalues) || len(ax.Eigenvalues) != 6 {
 		t.Errorf("axes-only report %+v", r)
 	}

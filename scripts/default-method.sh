@@ -54,7 +54,7 @@ if [ "${NGCA_ABLATE:-1}" != 0 ]; then
 // Command ablate fits the robust WF-LSNGCA with settings that the ngca
 // command does not expose (NullZ, Path), for scripts/default-method.sh.
 // Input: a CSV of numbers (no header, no label); output: JSON with basis,
-// robust (as `ngca fit -json`: path, wald, df, p, refined, kernel_coords,
+// robust (as `ngca fit -json`: path, wald, df, p, distance, refined, kernel_coords,
 // null_coords, columns 1-based, wald and p null when not finite) and
 // seconds; Src is rand.NewPCG(seed, 0), as `ngca fit -seed`. With
 // -artificial it draws the paper's artificial data as `ngca demo` does and
@@ -185,7 +185,7 @@ func main() {
 			return w
 		}
 		out["robust"] = map[string]any{"path": r.Path.String(), "wald": finite(r.Wald), "df": r.DF, "p": finite(r.P),
-			"refined": r.Refined, "kernel_coords": one(r.KernelCoords), "null_coords": one(r.NullCoords)}
+			"distance": finite(r.Distance), "refined": r.Refined, "kernel_coords": one(r.KernelCoords), "null_coords": one(r.NullCoords)}
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
 		fail(err)
@@ -193,9 +193,10 @@ func main() {
 }
 
 // finite returns v, or nil (JSON null) if v is NaN or infinite, as
-// `ngca fit -json` writes the robust report: Wald and P are NaN when only
-// one path ran, and Wald is +Inf (P = 0) when the axes estimate is
-// orthogonal to part of the equivariant estimate's frame.
+// `ngca fit -json` writes the robust report: Wald, P and Distance are NaN
+// when only one path ran, Wald is +Inf (P = 0) when the test's regression
+// is singular, and Distance +Inf when the axes estimate is orthogonal to
+// part of the equivariant estimate's frame.
 func finite(v float64) any {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil

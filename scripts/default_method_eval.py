@@ -103,7 +103,8 @@ ABLATIONS = [  # (key, label, flags of the ablation helper: RobustOptions the co
     ('robust-axes', 'robust, axes path only', ['-path', 'axes']),
     ('robust-equi', 'robust, equivariant path only', ['-path', 'equivariant']),
 ]
-ROBUST_LEVEL = 0.01  # ngca.RobustLevel: the adaptive path returns the axes estimate iff the Wald test's p ≥ this
+ROBUST_LEVEL = 0.01  # ngca.RobustLevel: the level of the test of the axes estimate
+ROBUST_MAX_DISTANCE = 4  # ngca.RobustMaxDistance: the bound on its Distance from the equivariant estimate
 ALL_LABELS = dict([(k, l) for k, l, _ in METHODS] + [(k, l) for k, l, _ in ABLATIONS])
 
 
@@ -258,8 +259,8 @@ def synthetic_report(out, w):
       'WF-LSNGCA, LSNGCA, MIPP and "robust" from `ngca demo -n N -r R -seed S [-rotate]`; '
       '"robust, null test off" from the helper on the same data and estimator seeds; "null coords" is the mean '
       'number of coordinates (of 10) the robust variant\'s null test set to zero and "eq." how many fits returned '
-      'the equivariant estimate, i.e. how many Wald tests of the axes estimate had p < %g (of 4 × seeds). At n = 2000 only the helper ran (default and null test off); '
-      'the other methods at n = 2000: docs/errors.md and docs/turned/errors.md.' % ROBUST_LEVEL)
+      'the equivariant estimate, i.e. how many axes estimates failed a check (test p < %g or Distance > %g; of 4 × seeds). At n = 2000 only the helper ran (default and null test off); '
+      'the other methods at n = 2000: docs/errors.md and docs/turned/errors.md.' % (ROBUST_LEVEL, ROBUST_MAX_DISTANCE))
     w('')
     cols = [('wflsngca', 'demo', 'WF-LSNGCA'), ('lsngca', 'demo', 'LSNGCA'), ('mipp', 'demo', 'MIPP'),
             ('robust', 'demo', 'robust'), ('robust-helper', 'helper', 'robust (helper)'), ('robust-nonull', 'helper', 'robust, null test off')]
@@ -453,18 +454,19 @@ def cmd_report(a):
     w('')
     w('### What the robust variant did')
     w('')
-    w('From the JSON `robust` object of each fit: the estimate returned (paths); the p-value of the Wald test of '
-      '"the index space is the axes estimate\'s span" against the equivariant estimate\'s sampling covariance '
-      '(the axes estimate is returned iff p ≥ %g, ngca.RobustLevel), smallest to largest over the seeds, and the '
-      'Wald statistic W with its degrees of freedom (d − M)·M ("–" when only one path ran; W = ∞, p = 0 when the '
-      'axes estimate is orthogonal to part of the equivariant frame); the fits whose equivariant estimate is the '
+    w('From the JSON `robust` object of each fit: the estimate returned (paths); the p-value of the test of '
+      '"no tilt of the index space at the axes estimate" (smallest to largest over the seeds) and its Wald statistic W '
+      'with its degrees of freedom (d − M)·M ("–" when only one path ran; W = ∞, p = 0 when the test\'s regression is '
+      'singular); the Distance of the axes estimate from the equivariant estimate (∞ when it is orthogonal to part of '
+      'the equivariant frame); the axes estimate is returned iff p ≥ %g (ngca.RobustLevel) and Distance ≤ %g '
+      '(ngca.RobustMaxDistance); the fits whose equivariant estimate is the '
       'refined frame rather than MIPP\'s start (of those where it ran); the number of coordinates '
       'the axes estimate\'s null test left non-zero per seed (the returned basis has zero rows only on the axes path: '
       'the feature-selection table); axes-path fits with fewer non-zero coordinates than M (the basis then has '
-      'arbitrary directions: eigenvalue 0); and the null coordinates of seed 1 (data columns, 1-based).' % ROBUST_LEVEL)
+      'arbitrary directions: eigenvalue 0); and the null coordinates of seed 1 (data columns, 1-based).' % (ROBUST_LEVEL, ROBUST_MAX_DISTANCE))
     w('')
-    w('| data set [n, d, classes] | M | variant | paths | p | W (df) | refined | non-null coordinates per seed | fits with < M | null coordinates (seed 1) |')
-    w('|---|---|---|---|---|---|---|---|---|---|')
+    w('| data set [n, d, classes] | M | variant | paths | p | W (df) | Distance | refined | non-null coordinates per seed | fits with < M | null coordinates (seed 1) |')
+    w('|---|---|---|---|---|---|---|---|---|---|---|')
     for (name, M) in order:
         base, row = res[(name, M)]
         for k in ['robust', 'robust-nonull', 'robust-axes', 'robust-equi']:
@@ -481,11 +483,13 @@ def cmd_report(a):
                       lambda v: '∞' if v == float('inf') else '%.3g' % v)
             if tested:
                 wt += ' (%s)' % ', '.join(str(v) for v in sorted(set(b['df'] for b in tested)))
+            dt = span([float('inf') if b.get('distance') is None else b['distance'] for b in tested],
+                      lambda v: '∞' if v == float('inf') else '%.3g' % v)
             ran = [b for b in c['robust'] if b.get('p') is not None or b['path'] == 'equivariant']  # equivariant estimate computed
             rt = '%d of %d' % (sum(1 for b in ran if b.get('refined')), len(ran)) if ran else '–'
             nc = c['robust'][0]['null_coords']
-            w('| %s | %d | %s | %s | %s | %s | %s | %s | %d | %s |' % (
-                dname(name), M, ALL_LABELS[k], ', '.join('%s %d' % kv for kv in sorted(paths.items())), pt, wt, rt,
+            w('| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s |' % (
+                dname(name), M, ALL_LABELS[k], ', '.join('%s %d' % kv for kv in sorted(paths.items())), pt, wt, dt, rt,
                 ', '.join(str(v) for v in c['nonnull']), sum(1 for v, b in zip(c['nonnull'], c['robust']) if v < M and b['path'] == 'axes'),
                 (' '.join(str(v) for v in nc) if nc else 'none')))
     w('')
@@ -503,10 +507,10 @@ def cmd_report(a):
         w('### Sample size and the robust variant\'s feature selection (M = 2, default settings)')
         w('')
         w('Row subsamples of size n (fixed seeds; a subsample with a constant column is skipped); '
-          'per subsample: features with zero weight / d, and the path (a = axes, e = equivariant: the Wald test had '
-          'p < %g); "(null k)" on the axes path when the null test zeroed k > that many coordinates of v, so that fewer than M remained and the '
+          'per subsample: features with zero weight / d, and the path (a = axes, e = equivariant: the test had '
+          'p < %g or the Distance exceeded %g); "(null k)" on the axes path when the null test zeroed k > that many coordinates of v, so that fewer than M remained and the '
           'basis has arbitrary directions. '
-          'The last column is the full data set from the tables above (seed 1).' % ROBUST_LEVEL)
+          'The last column is the full data set from the tables above (seed 1).' % (ROBUST_LEVEL, ROBUST_MAX_DISTANCE))
         w('')
         ns = sorted(set(r['n'] for r in sw))
         names = [n for n in sets if any(r['dataset'] == n for r in sw)]

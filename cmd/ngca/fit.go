@@ -39,7 +39,9 @@ cv (per stage: its name, widths, ridges and per output coordinate the
 chosen width, ridge and score and the score grid scores[width][ridge]);
 kept (MIPP: index functions kept per family); robust (WF-LSNGCA robust: the
 estimate returned, axes or equivariant; the Wald statistic, degrees of
-freedom and p-value of the test of the axes estimate; whether the
+freedom and p-value of the test of the axes estimate, and its distance
+from the equivariant estimate (returned only if p ≥ 0.01 and distance
+≤ 20); whether the
 equivariant estimate is the refined frame; the data columns (numbered from
 1, as cv's coord) of the kernels and of the coordinates the null test set
 to zero; the equivariant estimate has no eigenvalues); timings (step →

@@ -155,6 +155,9 @@ func checkReportJSON(t *testing.T, key string, j map[string]any, rep ngca.Report
 		if got.Robust == nil || got.Robust.Path != r.Path.String() || !slices.Equal(got.Robust.KernelCoords, oneBased(r.KernelCoords)) {
 			t.Errorf("%s: robust block %+v, want the path %v and kernel columns %v", key, got.Robust, r.Path, oneBased(r.KernelCoords))
 		}
+		if got.Robust != nil && !math.IsInf(r.Distance, 0) && (float64(got.Robust.Distance) != r.Distance || float64(got.Robust.P) != r.P) {
+			t.Errorf("%s: robust block's distance %v and p %v, want %v and %v", key, got.Robust.Distance, got.Robust.P, r.Distance, r.P)
+		}
 	case *ngca.MIPPReport:
 		want = settingsJSON{Iterations: r.Iterations, Threshold: r.Threshold}
 		if len(got.Kept) != len(r.Kept) || len(got.Kept) == 0 || got.Kept[0].Total != r.Kept[0].Total {

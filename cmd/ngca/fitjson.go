@@ -111,6 +111,7 @@ type robustJSON struct {
 	Wald         jsonFloat `json:"wald"`
 	DF           int       `json:"df"`
 	P            jsonFloat `json:"p"`
+	Distance     jsonFloat `json:"distance"`
 	Refined      bool      `json:"refined"`
 	KernelCoords []int     `json:"kernel_coords"`
 	NullCoords   []int     `json:"null_coords"`
@@ -190,7 +191,7 @@ func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res 
 	case *ngca.RobustReport:
 		out.Settings = settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
 		out.CV = cvJSON(r.CV)
-		out.Robust = &robustJSON{Path: r.Path.String(), Wald: jsonFloat(r.Wald), DF: r.DF, P: jsonFloat(r.P), Refined: r.Refined,
+		out.Robust = &robustJSON{Path: r.Path.String(), Wald: jsonFloat(r.Wald), DF: r.DF, P: jsonFloat(r.P), Distance: jsonFloat(r.Distance), Refined: r.Refined,
 			KernelCoords: oneBased(r.KernelCoords), NullCoords: oneBased(r.NullCoords)}
 	case *ngca.MIPPReport:
 		out.Settings = settingsJSON{Iterations: r.Iterations, Threshold: r.Threshold}

@@ -32,9 +32,9 @@ func TestOrientationFlags(t *testing.T) {
 // TestOrientationReportOnly rebuilds the report from a two-row CSV.
 func TestOrientationReportOnly(t *testing.T) {
 	out := t.TempDir()
-	csv := "block,cell,signal,m,n,d,r,mix,seed,method,epsilon,seconds,separation,path,p,refined,epsilon_axes,epsilon_equivariant,error\n" +
-		"n,n n=500 d=10 m=2 a k=turn r=0,a,2,500,10,0,turn,0,mipp,0.01,0.2,5,,,,,,\n" +
-		"n,n n=500 d=10 m=2 a k=turn r=0,a,2,500,10,0,turn,0,wflsngca-robust,0.5,0.9,,equivariant,0.001,true,0.9,0.5,\n"
+	csv := "block,cell,signal,m,n,d,r,mix,seed,method,epsilon,seconds,separation,path,p,refined,epsilon_axes,epsilon_equivariant,distance,error\n" +
+		"n,n n=500 d=10 m=2 a k=turn r=0,a,2,500,10,0,turn,0,mipp,0.01,0.2,5,,,,,,,\n" +
+		"n,n n=500 d=10 m=2 a k=turn r=0,a,2,500,10,0,turn,0,wflsngca-robust,0.5,0.9,,equivariant,0.001,true,0.9,0.5,3.5,\n"
 	if err := os.WriteFile(filepath.Join(out, "orientation.csv"), []byte(csv), 0o666); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/atomicfile"
 	"github.com/ngca-go/ngca/internal/repro"
 	"github.com/ngca-go/ngca/internal/synth"
@@ -120,6 +121,7 @@ func (a *analysis) markdown(command string) string {
 	writeDefault(&b, sums)
 	a.writeGoals(&b, sums)
 	a.writeDecisions(&b)
+	a.writeChecks(&b)
 	for _, block := range a.blocks() {
 		a.writeBlock(&b, block)
 	}
@@ -302,6 +304,51 @@ func (a *analysis) writeDecisions(b *strings.Builder) {
 			}
 		}
 		fmt.Fprintf(b, "| %s | %d / %d | %d / %d | %s | %d |\n", block, kept[0], fits[0], kept[1], fits[1], num(top), other)
+	}
+	fmt.Fprintln(b)
+}
+
+// writeChecks writes, per block, how the robust variant's two checks of
+// the axes estimate (the cross-fitted test at level ngca.RobustLevel and
+// the Distance bound) treated right axes estimates (ε no larger than the
+// equivariant estimate's) and wrong ones (ε > 2·ε_equivariant + 0.01).
+func (a *analysis) writeChecks(b *strings.Builder) {
+	if !slices.Contains(a.methods, robustKey) {
+		return
+	}
+	fmt.Fprintf(b, "Checks of the axes estimate. **Right**: ε_axes ≤ ε_equivariant; **wrong**: ε_axes > 2·ε_equivariant + 0.01. The axes estimate is returned when the test's p ≥ %g and its Distance from the equivariant estimate ≤ %v (in units of the degrees of freedom).\n\n", ngca.RobustLevel, ngca.RobustMaxDistance)
+	fmt.Fprintf(b, "| block | right: fits | test rejects | Distance > %[1]v | largest Distance | wrong: fits | Distance ≤ %[1]v | test passes too (kept) | smallest Distance |\n|---|---|---|---|---|---|---|---|---|\n", ngca.RobustMaxDistance)
+	for _, block := range a.blocks() {
+		var right, rightRej, rightFar, wrong, wrongNear, wrongKept int
+		top, bottom := math.NaN(), math.NaN()
+		for _, r := range a.rows {
+			if r.Method != robustKey || r.Block != block || r.failed() || math.IsNaN(r.Distance) {
+				continue
+			}
+			switch {
+			case r.EpsilonAxes <= r.EpsilonEquivar:
+				right++
+				if !(r.P >= ngca.RobustLevel) {
+					rightRej++
+				}
+				if !(r.Distance <= ngca.RobustMaxDistance) {
+					rightFar++
+				}
+				top = maxNaN(top, r.Distance)
+			case r.EpsilonAxes > 2*r.EpsilonEquivar+0.01:
+				wrong++
+				if r.Distance <= ngca.RobustMaxDistance {
+					wrongNear++
+				}
+				if r.Path == "axes" {
+					wrongKept++
+				}
+				if math.IsNaN(bottom) || r.Distance < bottom {
+					bottom = r.Distance
+				}
+			}
+		}
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %s | %d | %d | %d | %s |\n", block, right, rightRej, rightFar, num(top), wrong, wrongNear, wrongKept, num(bottom))
 	}
 	fmt.Fprintln(b)
 }

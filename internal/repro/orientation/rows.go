@@ -23,11 +23,12 @@ type Row struct {
 	Epsilon, Seconds, Separation float64
 	// Robust reports a fit of the robust variant: the fields below hold
 	// its RobustReport (the estimate returned, the p-value of the test of
-	// the axes estimate, whether the equivariant frame was refined, and ε
-	// of each candidate, NaN for one that did not run).
+	// the axes estimate and its Distance from the equivariant estimate,
+	// whether the equivariant frame was refined, and ε of each candidate,
+	// NaN for one that did not run).
 	Robust                      bool
 	Path                        string
-	P                           float64
+	P, Distance                 float64
 	Refined                     bool
 	EpsilonAxes, EpsilonEquivar float64
 	// Err is the error of a failed fit.
@@ -36,7 +37,7 @@ type Row struct {
 
 // header names the columns of orientation.csv.
 var header = []string{"block", "cell", "signal", "m", "n", "d", "r", "mix", "seed", "method",
-	"epsilon", "seconds", "separation", "path", "p", "refined", "epsilon_axes", "epsilon_equivariant", "error"}
+	"epsilon", "seconds", "separation", "path", "p", "refined", "epsilon_axes", "epsilon_equivariant", "distance", "error"}
 
 // record writes r as a record of orientation.csv: floats as the fewest
 // digits that read back exactly, the robust columns empty for other
@@ -45,10 +46,11 @@ func (r Row) record() []string {
 	rec := []string{r.Block, r.Cell, r.Signal, strconv.Itoa(r.M), strconv.Itoa(r.N), strconv.Itoa(r.D),
 		repro.FormatFloat(r.R), MixString(r.Mix), strconv.Itoa(r.Seed), r.Method,
 		repro.FormatFloat(r.Epsilon), repro.FormatFloat(r.Seconds), repro.FormatFloat(r.Separation),
-		"", "", "", "", "", r.Err}
+		"", "", "", "", "", "", r.Err}
 	if r.Robust {
 		rec[13], rec[14], rec[15] = r.Path, repro.FormatFloat(r.P), strconv.FormatBool(r.Refined)
 		rec[16], rec[17] = repro.FormatFloat(r.EpsilonAxes), repro.FormatFloat(r.EpsilonEquivar)
+		rec[18] = repro.FormatFloat(r.Distance)
 	}
 	return rec
 }
@@ -58,8 +60,8 @@ func parseRow(rec []string) (Row, error) {
 	if len(rec) != len(header) {
 		return Row{}, fmt.Errorf("%d fields, want %d", len(rec), len(header))
 	}
-	r := Row{Block: rec[0], Cell: rec[1], Signal: rec[2], Method: rec[9], Path: rec[13], Robust: rec[13] != "", Err: rec[18]}
-	var errs [13]error
+	r := Row{Block: rec[0], Cell: rec[1], Signal: rec[2], Method: rec[9], Path: rec[13], Robust: rec[13] != "", Err: rec[19]}
+	var errs [14]error
 	r.M, errs[0] = strconv.Atoi(rec[3])
 	r.N, errs[1] = strconv.Atoi(rec[4])
 	r.D, errs[2] = strconv.Atoi(rec[5])
@@ -72,6 +74,7 @@ func parseRow(rec []string) (Row, error) {
 	r.P, errs[9] = repro.ParseFloat(rec[14])
 	r.EpsilonAxes, errs[10] = repro.ParseFloat(rec[16])
 	r.EpsilonEquivar, errs[11] = repro.ParseFloat(rec[17])
+	r.Distance, errs[13] = repro.ParseFloat(rec[18])
 	if r.Robust {
 		r.Refined, errs[12] = strconv.ParseBool(rec[15])
 	}
