@@ -309,7 +309,7 @@ func (a *analysis) writeDecisions(b *strings.Builder) {
 }
 
 // writeChecks writes, per block, how the robust variant's two checks of
-// the axes estimate (the cross-fitted test at level ngca.RobustLevel and
+// the axes estimate (the test at the axes frame at level ngca.RobustLevel and
 // the Distance bound) treated right axes estimates (ε no larger than the
 // equivariant estimate's) and wrong ones (ε > 2·ε_equivariant + 0.01).
 func (a *analysis) writeChecks(b *strings.Builder) {
