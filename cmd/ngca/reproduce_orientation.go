@@ -30,8 +30,8 @@ data set. 268 cells in four blocks (-blocks):
 Signals (-signals): a, b, c, d (the paper's; d is 2-D only), uniform,
 laplace, skewed, ring, student.
 Each cell has -seeds data sets. SNGCA takes about 3 s a fit, two thirds of
-the study when fitted to every data set, so it runs on the first -sngca-seeds
-data sets of each cell only. It writes into -out:
+the study's time; to save it, fit SNGCA on the first -sngca-seeds data sets
+of each cell only. It writes into -out:
   orientation.csv        one row per fit: cell, seed, method, ε, seconds,
                          separation, and the robust variant's path, p-value,
                          refinement and ε of both candidates
@@ -61,7 +61,7 @@ func runOrientation(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(c)
 	out := fs.String("out", "results/orientation", "output directory")
 	seeds := fs.Int("seeds", 10, "seeded data sets per cell")
-	sngcaSeeds := fs.Int("sngca-seeds", 3, "data sets per cell, the first ones, that SNGCA is fitted to")
+	sngcaSeeds := fs.Int("sngca-seeds", 0, "data sets per cell, the first ones, that SNGCA is fitted to (0 = all -seeds)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	workers := fs.Int("workers", 0, "data sets at once (0 = all CPUs)")
 	ms := fs.String("methods", methods.Keys(methods.All()), "comma-separated estimators, from "+methods.Names())
@@ -93,8 +93,8 @@ func orientationFlags(rest []string, cfg *orientation.Config, ms, blocks, signal
 		return usagef("unexpected argument %q", rest[0])
 	case cfg.Seeds < 1:
 		return usagef("-seeds must be at least 1")
-	case cfg.SNGCASeeds < 1:
-		return usagef("-sngca-seeds must be at least 1 (leave SNGCA out with -methods)")
+	case cfg.SNGCASeeds < 0:
+		return usagef("-sngca-seeds must not be negative (leave SNGCA out with -methods)")
 	case cfg.Workers < 0:
 		return usagef("-workers must not be negative")
 	case cfg.ReportOnly && (cfg.Resume || rerun != ""):

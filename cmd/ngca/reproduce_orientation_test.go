@@ -18,7 +18,7 @@ func TestOrientationFlags(t *testing.T) {
 		{[]string{"reproduce", "orientation", "-blocks", "m", "-signals", "d"}, 1, "no cell of blocks", "stderr"},
 		{[]string{"reproduce", "orientation", "-methods", "svm"}, 1, `unknown method "svm"`, "stderr"},
 		{[]string{"reproduce", "orientation", "-seeds", "0"}, 1, "-seeds must be at least 1", "stderr"},
-		{[]string{"reproduce", "orientation", "-sngca-seeds", "0"}, 1, "-sngca-seeds must be at least 1", "stderr"},
+		{[]string{"reproduce", "orientation", "-sngca-seeds", "-1"}, 1, "-sngca-seeds must not be negative", "stderr"},
 		{[]string{"reproduce", "orientation", "-workers", "-1"}, 1, "-workers must not be negative", "stderr"},
 		{[]string{"reproduce", "orientation", "-rerun", "sngca", "-methods", "mipp"}, 1, "sngca is not among -methods", "stderr"},
 		{[]string{"reproduce", "orientation", "-rerun", "svm"}, 1, `-rerun: unknown method "svm"`, "stderr"},

@@ -14,7 +14,7 @@ import (
 // recorded ε bit for bit and, for the robust variant, the same path: the
 // committed run stays reproducible from its command. Unless -short, a
 // mixed cell of a heavy-tailed signal with the robust variant and two of
-// the other estimators.
+// the other estimators, and SNGCA on the last seed.
 func TestCommittedRuns(t *testing.T) {
 	recorded, err := repro.ReadRows(filepath.Join("..", "..", "..", "docs", "orientation", "orientation.csv"), parseRow)
 	if err != nil {
@@ -31,7 +31,8 @@ func TestCommittedRuns(t *testing.T) {
 	fits := []fit{{"mix n=2000 d=10 m=2 c k=1 r=0", 0, "mipp"}, {"mix n=2000 d=10 m=2 c k=1 r=0", 0, "imak"}}
 	if !testing.Short() {
 		fits = append(fits, fit{"mix n=2000 d=10 m=2 b k=1 r=0", 1, "wflsngca-robust"},
-			fit{"mix n=2000 d=10 m=2 b k=1 r=0", 1, "lsngca"}, fit{"mix n=2000 d=10 m=2 b k=0 r=1", 2, "wflsngca-robust"})
+			fit{"mix n=2000 d=10 m=2 b k=1 r=0", 1, "lsngca"}, fit{"mix n=2000 d=10 m=2 b k=0 r=1", 2, "wflsngca-robust"},
+			fit{"mix n=2000 d=10 m=2 c k=1 r=0", 9, "sngca"})
 	}
 	cells := map[string]Cell{}
 	for _, c := range DefaultCells() {

@@ -30,7 +30,7 @@ import (
 // The registry keys the study treats specially.
 const (
 	mippKey   = "mipp"            // the reference every fit is compared with
-	sngcaKey  = "sngca"           // slow: fitted on the first SNGCASeeds seeds only
+	sngcaKey  = "sngca"           // slow: -sngca-seeds can limit it to the first seeds
 	robustKey = "wflsngca-robust" // its report fills the robust columns
 )
 
@@ -40,7 +40,7 @@ type Config struct {
 	Methods []methods.Method // nil: methods.All()
 	Seeds   int              // data sets per cell; 0: 10
 	// SNGCASeeds is the number of data sets per cell, the first ones,
-	// that SNGCA is fitted to (about 3 s a fit); 0: 3, negative: all.
+	// that SNGCA is fitted to (about 3 s a fit); 0 or negative: all.
 	SNGCASeeds int
 	// Seed is the first word of every PCG of the study.
 	Seed    uint64
@@ -104,8 +104,8 @@ func (c *Config) defaults() error {
 	if c.Seeds == 0 {
 		c.Seeds = 10
 	}
-	if c.SNGCASeeds == 0 {
-		c.SNGCASeeds = 3
+	if c.SNGCASeeds <= 0 || c.SNGCASeeds > c.Seeds {
+		c.SNGCASeeds = c.Seeds
 	}
 	if c.Workers == 0 {
 		c.Workers = runtime.GOMAXPROCS(0)
@@ -148,7 +148,7 @@ func (c *Config) reportOnly() error {
 
 // wants reports whether the study fits method m to data sets of seed s.
 func (c *Config) wants(m string, s int) bool {
-	return s < c.Seeds && (m != sngcaKey || c.SNGCASeeds < 0 || s < c.SNGCASeeds)
+	return s < c.Seeds && (m != sngcaKey || s < c.SNGCASeeds)
 }
 
 // previous returns the rows of orientation.csv that a resumed study keeps
