@@ -58,7 +58,7 @@ func runArtificial(ctx context.Context, e *env, args []string) error {
 	workers := fs.Int("workers", 0, "runs at once (0 = all CPUs)")
 	rotate := fs.Bool("rotate", false, "also fit every data set turned by a random rotation")
 	timing := fs.Bool("timing", true, "run the timing study of figure 3")
-	resume := fs.Bool("resume", false, "keep the fits of -out's errors.csv that this study would make, and fit only the others (continue an interrupted study, add methods or runs)")
+	resume := fs.Bool("resume", false, "keep the fits of -out's errors.csv that this study would make, and fit only the others (continue an interrupted study, add methods or runs); the file must come from a run with the same -seed (not checked)")
 	tn := fs.String("timing-n", "500,1000,2000,5000,10000,20000", "sample sizes of the timing study (d = 10)")
 	td := fs.String("timing-d", "5,10,20,50,100", "dimensions of the timing study (n = 2000)")
 	reps := fs.Int("timing-reps", 3, "fits per size and method in the timing study")

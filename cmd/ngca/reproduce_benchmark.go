@@ -78,7 +78,7 @@ func runBenchmark(ctx context.Context, e *env, args []string) error {
 	std := fs.String("standardise", "dataset", "statistics that standardise the features: dataset (all rows of the data set; reproduces the published rates) or split (the run's training and test rows)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	workers := fs.Int("workers", 0, "runs at once (0 = all CPUs)")
-	resume := fs.Bool("resume", false, "keep the runs of -out's runs.csv that this study would make, and run only the others (continue an interrupted study, add methods or runs)")
+	resume := fs.Bool("resume", false, "keep the runs of -out's runs.csv that this study would make, and run only the others (continue an interrupted study, add methods or runs); the file must come from a run with the same -seed (not checked)")
 	if err := parseFlags(fs, c, e, args); err != nil {
 		return err
 	}

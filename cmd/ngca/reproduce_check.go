@@ -58,7 +58,7 @@ func runCheckStudy(ctx context.Context, e *env, args []string) error {
 	ms := fs.String("methods", methods.Keys(methods.All()), "comma-separated estimators, from "+methods.Names())
 	blocks := fs.String("blocks", strings.Join(orientation.Blocks, ","), "blocks of the orientation study's cells to run (empty: none)")
 	signals := fs.String("signals", "", "signals of the orientation study's cells to run (default all)")
-	resume := fs.Bool("resume", false, "keep the fits of -out's check.csv and run only the missing ones")
+	resume := fs.Bool("resume", false, "keep the fits of -out's check.csv and run only the missing ones; the file must come from a run with the same -seed (not checked)")
 	reportOnly := fs.Bool("report-only", false, "rebuild check.md from -out's check.csv without fitting")
 	if err := parseFlags(fs, c, e, args); err != nil {
 		return err

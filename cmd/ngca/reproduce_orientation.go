@@ -67,7 +67,7 @@ func runOrientation(ctx context.Context, e *env, args []string) error {
 	ms := fs.String("methods", methods.Keys(methods.All()), "comma-separated estimators, from "+methods.Names())
 	blocks := fs.String("blocks", strings.Join(orientation.Blocks, ","), "blocks of cells to run")
 	signals := fs.String("signals", "", "signals to run (default all)")
-	resume := fs.Bool("resume", false, "keep every fit of -out's orientation.csv (other blocks and signals too: the report covers them all) and fit only the missing ones")
+	resume := fs.Bool("resume", false, "keep every fit of -out's orientation.csv (other blocks and signals too: the report covers them all) and fit only the missing ones; the file must come from a run with the same -seed (not checked)")
 	rerun := fs.String("rerun", "", "comma-separated estimators whose fits in -out's orientation.csv are dropped and made again (the others are kept, as with -resume)")
 	reportOnly := fs.Bool("report-only", false, "rebuild orientation.md and orientation-cells.csv from -out's orientation.csv without fitting")
 	if err := parseFlags(fs, c, e, args); err != nil {
