@@ -49,10 +49,10 @@ const RobustLevel = 0.01
 // estimate the robust variant's adaptive path returns: the Wald distance
 // of the axes estimate from the equivariant estimate, in units of its
 // degrees of freedom. In the orientation study, exact axes estimates
-// (support recovery) sat at a median of 1.2 and a 90th percentile of 3,
+// (support recovery) sat at a median of 1.3 and a 90th percentile of 2.7,
 // because the equivariant estimate's covariance understates its error,
-// while axes estimates outside the study's bound sat at 7.5 and more
-// (docs/robust.md).
+// while every axes estimate outside the study's bound that the test
+// passed sat at 21.6 or more (docs/robust.md).
 const RobustMaxDistance = 4
 
 // RobustWFLSNGCA is a robust variant of WF-LSNGCA (WFLSNGCA), designed

@@ -40,11 +40,11 @@ chosen width, ridge and score and the score grid scores[width][ridge]);
 kept (MIPP: index functions kept per family); robust (WF-LSNGCA robust: the
 estimate returned, axes or equivariant; the Wald statistic, degrees of
 freedom and p-value of the test of the axes estimate, and its distance
-from the equivariant estimate (returned only if p ≥ 0.01 and distance
-≤ 20); whether the
-equivariant estimate is the refined frame; the data columns (numbered from
-1, as cv's coord) of the kernels and of the coordinates the null test set
-to zero; the equivariant estimate has no eigenvalues); timings (step →
+from the equivariant estimate: the axes estimate is returned only if
+p ≥ 0.01 and distance ≤ 4; whether the equivariant estimate is the
+refined frame; the data columns (numbered from 1, as cv's coord) of the
+kernels and of the coordinates the null test set to zero; the
+equivariant estimate has no eigenvalues); timings (step →
 seconds); report (the fit's report exactly, every number kept, "NaN" and
 "+Inf" as strings). Elsewhere a cross-validation score of +Inf (a candidate
 whose solve failed) is written as null, since JSON has no Inf.

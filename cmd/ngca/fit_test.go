@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -196,6 +197,15 @@ func checkReportJSON(t *testing.T, key string, j map[string]any, rep ngca.Report
 				t.Errorf("%s: stage %s coordinate %d: incomplete %+v", key, st.Name, c.Coord, c)
 			}
 		}
+	}
+}
+
+// TestFitDocRobustBounds: the help's account of the robust block quotes
+// the library's current level and Distance bound.
+func TestFitDocRobustBounds(t *testing.T) {
+	want := fmt.Sprintf("p ≥ %v and distance ≤ %v", ngca.RobustLevel, ngca.RobustMaxDistance)
+	if !strings.Contains(fitDoc, want) {
+		t.Errorf("fit's help does not say %q", want)
 	}
 }
 

@@ -17,6 +17,9 @@ import (
 
 const turnMix = synth.Turn
 
+// axesPath is the Path of a robust fit that returned its axes estimate.
+var axesPath = ngca.RobustAxes.String()
+
 var sprintf = fmt.Sprintf
 
 // join joins items as "a, b and c".
@@ -294,7 +297,7 @@ func (a *analysis) writeDecisions(b *strings.Builder) {
 				mixed = 1
 			}
 			fits[mixed]++
-			if r.Path == "axes" {
+			if r.Path == axesPath {
 				kept[mixed]++
 				if mixed == 1 {
 					top = maxNaN(top, r.Epsilon)
@@ -341,12 +344,10 @@ func (a *analysis) writeChecks(b *strings.Builder) {
 				if r.Distance <= ngca.RobustMaxDistance {
 					wrongNear++
 				}
-				if r.Path == "axes" {
+				if r.Path == axesPath {
 					wrongKept++
 				}
-				if math.IsNaN(bottom) || r.Distance < bottom {
-					bottom = r.Distance
-				}
+				bottom = minNaN(bottom, r.Distance)
 			}
 		}
 		fmt.Fprintf(b, "| %s | %d | %d | %d | %s | %d | %d | %d | %s |\n", block, right, rightRej, rightFar, num(top), wrong, wrongNear, wrongKept, num(bottom))

@@ -76,6 +76,14 @@ func maxNaN(a, b float64) float64 {
 	return a
 }
 
+// minNaN is min ignoring NaN.
+func minNaN(a, b float64) float64 {
+	if math.IsNaN(a) || b < a {
+		return b
+	}
+	return a
+}
+
 // offending returns the cells where s's median is worse than MIPP's, read
 // strictly (median above MIPP's) or by the sign test.
 func (s summary) offending(signTest bool) []string {
