@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // Adversarial data for the library; docs/reliability.md lists the
@@ -45,7 +46,7 @@ func smallEstimators(dim int) map[string]ngca.Estimator {
 // more than the range of float64, the fit may report ErrSingular (the
 // basis lost rank when mapped back).
 func TestExtremeValues(t *testing.T) {
-	x, _, err := ngca.Artificial{N: 400, D: 4}.Sample(rand.NewPCG(3, 5))
+	x, _, err := ngcatest.Artificial{N: 400, D: 4}.Sample(rand.NewPCG(3, 5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func scaledRows(b *mat.Dense, k []int) *mat.Dense {
 // overflows, as the true gradient does): exactly, since powers of two
 // scale without rounding.
 func TestExtremeLSLDG(t *testing.T) {
-	x, _, err := ngca.Artificial{N: 200, D: 3}.Sample(rand.NewPCG(3, 5))
+	x, _, err := ngcatest.Artificial{N: 200, D: 3}.Sample(rand.NewPCG(3, 5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestIdenticalRows(t *testing.T) {
 // basis. With b = n centers and folds of one row the fits do run.
 func TestFoldsPlusOne(t *testing.T) {
 	for _, d := range []int{2, 5} {
-		x, _, err := ngca.Artificial{N: 6, D: max(d, 3)}.Sample(rand.NewPCG(7, 7))
+		x, _, err := ngcatest.Artificial{N: 6, D: max(d, 3)}.Sample(rand.NewPCG(7, 7))
 		if err != nil {
 			t.Fatal(err)
 		}

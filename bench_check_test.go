@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // BenchmarkCheck times ngca.Check with its default options and, on the
@@ -20,7 +21,7 @@ func BenchmarkCheck(b *testing.B) {
 		name   string
 		rotate bool
 	}{{"aligned", false}, {"turned", true}} {
-		x, _, err := ngca.Artificial{Rotate: data.rotate}.Sample(rand.NewPCG(1, 1))
+		x, _, err := ngcatest.Artificial{Rotate: data.rotate}.Sample(rand.NewPCG(1, 1))
 		if err != nil {
 			b.Fatal(err)
 		}

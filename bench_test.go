@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // benchSizes are the sizes of the benchmarks: the paper's n = 2000, d = 10,
@@ -17,7 +18,7 @@ var benchSizes = []struct{ n, d int }{{2000, 10}, {10000, 10}, {2000, 50}, {2000
 
 // benchData returns the paper's data (a) at r = 0 with n rows and d columns.
 func benchData(b *testing.B, n, d int) *mat.Dense {
-	x, _, err := ngca.Artificial{N: n, D: d}.Sample(rand.NewPCG(1, 1))
+	x, _, err := ngcatest.Artificial{N: n, D: d}.Sample(rand.NewPCG(1, 1))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ngca-go/ngca/ngcatest"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -49,7 +50,7 @@ func wfVectors(t *testing.T, x *mat.Dense, reuse bool) *mat.Dense {
 
 func sampleA(t *testing.T, n, d int, seed uint64) *mat.Dense {
 	t.Helper()
-	x, _, err := Artificial{N: n, D: d, R: 0.5}.Sample(rand.NewPCG(seed, 3))
+	x, _, err := ngcatest.Artificial{N: n, D: d, R: 0.5}.Sample(rand.NewPCG(seed, 3))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 func ExampleCheck() {
@@ -15,7 +16,7 @@ func ExampleCheck() {
 	// as published needs the subspace along the columns; nobody fitting
 	// real data knows whether it is, so check the fit.
 	for _, rotate := range []bool{false, true} {
-		x, truth, err := ngca.Artificial{N: 1000, Rotate: rotate}.Sample(rand.NewPCG(1, 2))
+		x, truth, err := ngcatest.Artificial{N: 1000, Rotate: rotate}.Sample(rand.NewPCG(1, 2))
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -7,12 +7,13 @@ import (
 	"math/rand/v2"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 func ExampleIMAK() {
 	// The paper's data (c): a sub-Gaussian signal, uniform on the unit
 	// disk, among 8 Gaussian noise columns, turned by a random rotation.
-	x, truth, err := ngca.Artificial{Dist: ngca.SubGaussian, Rotate: true}.Sample(rand.NewPCG(1, 2))
+	x, truth, err := ngcatest.Artificial{Dist: ngcatest.SubGaussian, Rotate: true}.Sample(rand.NewPCG(1, 2))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -7,12 +7,13 @@ import (
 	"math/rand/v2"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 func ExampleMIPP() {
 	// The paper's data (d): a super- and sub-Gaussian signal among 8
 	// Gaussian noise columns.
-	x, truth, err := ngca.Artificial{Dist: ngca.SuperSubGaussian, N: 1000}.Sample(rand.NewPCG(1, 2))
+	x, truth, err := ngcatest.Artificial{Dist: ngcatest.SuperSubGaussian, N: 1000}.Sample(rand.NewPCG(1, 2))
 	if err != nil {
 		log.Fatal(err)
 	}

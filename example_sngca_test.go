@@ -7,13 +7,14 @@ import (
 	"math/rand/v2"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 func ExampleSNGCA() {
 	// The paper's data (d), super- and sub-Gaussian, among 8 Gaussian noise
 	// columns whose variances span 10^−0.5 to 10^0.5 (r = 0.5); SNGCA does
 	// not whiten.
-	x, truth, err := ngca.Artificial{Dist: ngca.SuperSubGaussian, N: 1000, R: 0.5}.Sample(rand.NewPCG(1, 2))
+	x, truth, err := ngcatest.Artificial{Dist: ngcatest.SuperSubGaussian, N: 1000, R: 0.5}.Sample(rand.NewPCG(1, 2))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -11,12 +11,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 func ExampleWFLSNGCA() {
 	// The paper's data (b): a 2-D super-Gaussian signal hidden among 8
 	// correlated Gaussian noise columns. Rows are observations.
-	x, truth, err := ngca.Artificial{Dist: ngca.SuperGaussian, N: 1000, R: 0.5}.Sample(rand.NewPCG(1, 2))
+	x, truth, err := ngcatest.Artificial{Dist: ngcatest.SuperGaussian, N: 1000, R: 0.5}.Sample(rand.NewPCG(1, 2))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func ExampleWFLSNGCA() {
 }
 
 func ExampleLSNGCA() {
-	x, truth, err := ngca.Artificial{Dist: ngca.SubGaussian, N: 1000}.Sample(rand.NewPCG(5, 6))
+	x, truth, err := ngcatest.Artificial{Dist: ngcatest.SubGaussian, N: 1000}.Sample(rand.NewPCG(5, 6))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func ExampleSubspaceError() {
 // program that fits once and projects later would; "ngca transform -basis"
 // reads the same file.
 func ExampleResult_MarshalJSON() {
-	x, _, _ := ngca.Artificial{N: 500, D: 5}.Sample(rand.NewPCG(1, 2))
+	x, _, _ := ngcatest.Artificial{N: 500, D: 5}.Sample(rand.NewPCG(1, 2))
 	res, _ := (&ngca.IMAK{Dim: 2}).Fit(context.Background(), x)
 	data, err := json.Marshal(res) // or json.NewEncoder(file).Encode(res)
 	if err != nil {

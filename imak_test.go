@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // TestIMAKRecovery fits IMAK with its defaults to the paper's four
@@ -25,11 +26,11 @@ func TestIMAKRecovery(t *testing.T) {
 	if testing.Short() {
 		seeds = 1
 	}
-	limit := map[ngca.Distribution]float64{ngca.GaussianMixture: 3e-3, ngca.SuperGaussian: 0.03,
-		ngca.SubGaussian: 8e-3, ngca.SuperSubGaussian: 0.015}
-	for _, dist := range ngca.Distributions {
+	limit := map[ngcatest.Distribution]float64{ngcatest.GaussianMixture: 3e-3, ngcatest.SuperGaussian: 0.03,
+		ngcatest.SubGaussian: 8e-3, ngcatest.SuperSubGaussian: 0.015}
+	for _, dist := range ngcatest.Distributions() {
 		t.Run(dist.String(), func(t *testing.T) {
-			mean, worst := meanError(t, ngca.Artificial{Dist: dist}, seeds, func(src rand.Source) ngca.Estimator {
+			mean, worst := meanError(t, ngcatest.Artificial{Dist: dist}, seeds, func(src rand.Source) ngca.Estimator {
 				return &ngca.IMAK{Dim: 2, Src: src}
 			})
 			t.Logf("mean ε %.2e (worst %.2e) over %d seeds", mean, worst, seeds)
@@ -45,14 +46,14 @@ func TestIMAKRecovery(t *testing.T) {
 // A⁻¹ times that of x, and IMAK must find exactly that, with the same
 // spectrum and passes.
 func TestIMAKEquivariance(t *testing.T) {
-	x, _, err := ngca.Artificial{Dist: ngca.SuperSubGaussian, N: 1500, D: 7, R: 0.5}.Sample(rand.NewPCG(4, 4))
+	x, _, err := ngcatest.Artificial{Dist: ngcatest.SuperSubGaussian, N: 1500, D: 7, R: 0.5}.Sample(rand.NewPCG(4, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, d := x.Dims()
 	var a mat.Dense
-	a.Mul(ngca.RandomRotation(rand.NewPCG(1, 9), d), mat.NewDiagDense(d, []float64{0.05, 0.3, 1, 1.5, 4, 9, 20}))
-	a.Mul(&a, ngca.RandomRotation(rand.NewPCG(2, 9), d))
+	a.Mul(ngcatest.RandomRotation(rand.NewPCG(1, 9), d), mat.NewDiagDense(d, []float64{0.05, 0.3, 1, 1.5, 4, 9, 20}))
+	a.Mul(&a, ngcatest.RandomRotation(rand.NewPCG(2, 9), d))
 	var xa, inv, want mat.Dense
 	xa.Mul(x, &a)
 	if err := inv.Inverse(&a); err != nil {
@@ -221,7 +222,7 @@ func TestIMAKCancel(t *testing.T) {
 // the same fixed point as the default form, at α = 0.5 it does not
 // converge on this data.
 func TestIMAKSymmetric(t *testing.T) {
-	x, truth, err := ngca.Artificial{Dist: ngca.SubGaussian}.Sample(rand.NewPCG(0, 2017))
+	x, truth, err := ngcatest.Artificial{Dist: ngcatest.SubGaussian}.Sample(rand.NewPCG(0, 2017))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,13 +260,13 @@ func TestIMAKStudy(t *testing.T) {
 	}
 	for _, turned := range []bool{false, true} {
 		for _, r := range []float64{0, 0.8} {
-			for _, dist := range ngca.Distributions {
+			for _, dist := range ngcatest.Distributions() {
 				line := fmt.Sprintf("turned=%v r=%v (%v):", turned, r, dist)
 				for _, m := range methods {
 					var mean float64
 					var took time.Duration
 					for s := uint64(0); s < seeds; s++ {
-						x, truth, err := ngca.Artificial{Dist: dist, R: r, Rotate: turned}.Sample(rand.NewPCG(s, 2017))
+						x, truth, err := ngcatest.Artificial{Dist: dist, R: r, Rotate: turned}.Sample(rand.NewPCG(s, 2017))
 						if err != nil {
 							t.Fatal(err)
 						}

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // TestMIPPRecovery runs MIPP with the paper's settings on its four
@@ -24,9 +25,9 @@ func TestMIPPRecovery(t *testing.T) {
 	if testing.Short() {
 		seeds = 1
 	}
-	for _, dist := range ngca.Distributions {
+	for _, dist := range ngcatest.Distributions() {
 		t.Run(dist.String(), func(t *testing.T) {
-			mean, worst := meanError(t, ngca.Artificial{Dist: dist}, seeds, func(src rand.Source) ngca.Estimator {
+			mean, worst := meanError(t, ngcatest.Artificial{Dist: dist}, seeds, func(src rand.Source) ngca.Estimator {
 				return &ngca.MIPP{Dim: 2, Src: src}
 			})
 			t.Logf("mean ε %.2e (worst %.2e) over %d seeds", mean, worst, seeds)
@@ -43,8 +44,8 @@ func TestMIPPEquivariance(t *testing.T) {
 	base := fit(t, &ngca.MIPP{Dim: 2, Src: seeded()}, x)
 
 	// M = Q₁·diag(s)·Q₂ with singular values from 0.3 to 4.
-	q1 := ngca.RandomRotation(rand.NewPCG(5, 6), d)
-	q2 := ngca.RandomRotation(rand.NewPCG(7, 8), d)
+	q1 := ngcatest.RandomRotation(rand.NewPCG(5, 6), d)
+	q2 := ngcatest.RandomRotation(rand.NewPCG(7, 8), d)
 	var m mat.Dense
 	m.Mul(q1, mat.NewDiagDense(d, []float64{0.3, 0.8, 1, 1.7, 2.5, 4}))
 	m.Mul(&m, q2)
@@ -108,7 +109,7 @@ func TestMIPPIndexDerivatives(t *testing.T) {
 // iterate, normalise. With one kept β and Dim = 1, the eigenvalue is ‖β‖²
 // and the basis is D⁻¹Wβ, normalised.
 func TestMIPPOneFunction(t *testing.T) {
-	x, _, err := ngca.Artificial{Dist: ngca.SuperSubGaussian, N: 300, D: 4}.Sample(rand.NewPCG(9, 9))
+	x, _, err := ngcatest.Artificial{Dist: ngcatest.SuperSubGaussian, N: 300, D: 4}.Sample(rand.NewPCG(9, 9))
 	if err != nil {
 		t.Fatal(err)
 	}

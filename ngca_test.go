@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // estimatorCase is an estimator under the shared tests: newp returns it
@@ -48,7 +49,7 @@ var estimators = []estimatorCase{
 // non-Gaussian subspace (case (a), correlated noise, n = 1000, d = 6).
 func invariantData(t *testing.T) (x, truth *mat.Dense) {
 	t.Helper()
-	x, truth, err := ngca.Artificial{Dist: ngca.GaussianMixture, N: 1000, D: 6, R: 0.5}.Sample(rand.NewPCG(11, 12))
+	x, truth, err := ngcatest.Artificial{Dist: ngcatest.GaussianMixture, N: 1000, D: 6, R: 0.5}.Sample(rand.NewPCG(11, 12))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // Rank-deficient data: a column that is a copy of another (up to scale and
@@ -152,7 +153,7 @@ func TestNearlyDependent(t *testing.T) {
 // robust variant need more rows than columns (ErrSamples); LSLDG accepts
 // fewer, without the column check.
 func TestFewRowsRankDeficient(t *testing.T) {
-	x, _, err := ngca.Artificial{Dist: ngca.SubGaussian, N: 30, D: 40}.Sample(rand.NewPCG(2, 3))
+	x, _, err := ngcatest.Artificial{Dist: ngcatest.SubGaussian, N: 30, D: 40}.Sample(rand.NewPCG(2, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestFewRowsRankDeficient(t *testing.T) {
 
 // ExampleWFLSNGCA_rankDeficient shows the error for a copied column.
 func ExampleWFLSNGCA_rankDeficient() {
-	x, _, _ := ngca.Artificial{N: 500, D: 4}.Sample(rand.NewPCG(1, 2))
+	x, _, _ := ngcatest.Artificial{N: 500, D: 4}.Sample(rand.NewPCG(1, 2))
 	y := withColumn(x, func(r []float64) float64 { return 2*r[1] + 1 })
 	_, err := (&ngca.WFLSNGCA{Dim: 2}).Fit(context.Background(), y)
 	fmt.Println(errors.Is(err, ngca.ErrSingular))

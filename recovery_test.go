@@ -10,11 +10,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // meanError fits est to `seeds` data sets of the paper's kind and returns
 // the mean subspace error and the largest one.
-func meanError(t *testing.T, a ngca.Artificial, seeds int, est func(src rand.Source) ngca.Estimator) (mean, worst float64) {
+func meanError(t *testing.T, a ngcatest.Artificial, seeds int, est func(src rand.Source) ngca.Estimator) (mean, worst float64) {
 	t.Helper()
 	for s := 0; s < seeds; s++ {
 		x, truth, err := a.Sample(rand.NewPCG(uint64(s), 2017))
@@ -39,8 +40,8 @@ func TestRecovery(t *testing.T) {
 		seeds = 1
 	}
 	for _, r := range []float64{0, 0.8} {
-		for _, dist := range ngca.Distributions {
-			a := ngca.Artificial{Dist: dist, R: r}
+		for _, dist := range ngcatest.Distributions() {
+			a := ngcatest.Artificial{Dist: dist, R: r}
 			t.Run(fmt.Sprintf("r=%v/%v", r, dist), func(t *testing.T) {
 				wf, wfWorst := meanError(t, a, seeds, func(src rand.Source) ngca.Estimator {
 					return &ngca.WFLSNGCA{Dim: 2, Src: src}

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // TestResultJSONRoundTrip: a fit of every estimator survives MarshalJSON
@@ -19,7 +20,7 @@ import (
 // every float, NaN and ±Inf included, is kept), and Timings to the
 // nanosecond.
 func TestResultJSONRoundTrip(t *testing.T) {
-	x, _, err := ngca.Artificial{N: 300, D: 5, Rotate: true}.Sample(rand.NewPCG(1, 2))
+	x, _, err := ngcatest.Artificial{N: 300, D: 5, Rotate: true}.Sample(rand.NewPCG(1, 2))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ngca-go/ngca/ngcatest"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -13,7 +14,7 @@ import (
 // data must give exactly the fit of drawing those rows, in a turned frame
 // too (the centers must be carried into the frame with the data).
 func TestAlignStepExplicitCenters(t *testing.T) {
-	x, _, err := Artificial{Dist: SubGaussian, N: 400, D: 5}.Sample(rand.NewPCG(9, 9))
+	x, _, err := ngcatest.Artificial{Dist: ngcatest.SubGaussian, N: 400, D: 5}.Sample(rand.NewPCG(9, 9))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func TestAlignStepExplicitCenters(t *testing.T) {
 		t.Fatal(err)
 	}
 	pr2.centerRows = rows
-	u := RandomRotation(rand.NewPCG(5, 5), 5)
+	u := ngcatest.RandomRotation(rand.NewPCG(5, 5), 5)
 	pr1.rng, pr2.rng = rand.New(rand.NewPCG(7, 7)), rand.New(rand.NewPCG(7, 7))
 	b1, _, err := alignStep(context.Background(), pr1, u, 2, "align", &tiltFit{})
 	if err != nil {
@@ -125,7 +126,7 @@ func TestTiltCovariance(t *testing.T) {
 // basis of it gives the same W), is zero at the refined frame's own
 // estimate and grows as the span moves away from it.
 func TestWaldInvariants(t *testing.T) {
-	x, _, err := Artificial{Dist: SubGaussian, N: 1000, D: 6, Rotate: true}.Sample(rand.NewPCG(5, 6))
+	x, _, err := ngcatest.Artificial{Dist: ngcatest.SubGaussian, N: 1000, D: 6, Rotate: true}.Sample(rand.NewPCG(5, 6))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ func TestKeepAtLeast(t *testing.T) {
 // depended on which worker took which coordinate.
 func TestNullTestIdleWorker(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	x, _, err := Artificial{Dist: SuperGaussian, N: 150, D: 4}.Sample(rand.NewPCG(3, 3))
+	x, _, err := ngcatest.Artificial{Dist: ngcatest.SuperGaussian, N: 150, D: 4}.Sample(rand.NewPCG(3, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +248,7 @@ func TestNullTestIdleWorker(t *testing.T) {
 // which depends on the smallest ridge.
 func TestKeptFoldFits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	x, _, err := Artificial{Dist: SubGaussian, N: 200, D: 4}.Sample(rand.NewPCG(4, 4))
+	x, _, err := ngcatest.Artificial{Dist: ngcatest.SubGaussian, N: 200, D: 4}.Sample(rand.NewPCG(4, 4))
 	if err != nil {
 		t.Fatal(err)
 	}

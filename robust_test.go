@@ -13,12 +13,13 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // robustCase is a cell of docs/robust.md where the faithful method fails.
 type robustCase struct {
 	name string
-	a    ngca.Artificial
+	a    ngcatest.Artificial
 	// robustMax bounds the robust variant's mean ε; faithfulMin is a lower
 	// bound on the faithful method's mean ε, showing the gain is real.
 	robustMax, faithfulMin float64
@@ -36,12 +37,12 @@ func TestRobustGains(t *testing.T) {
 		t.Skip("fits the robust variant 18 times")
 	}
 	cases := []robustCase{
-		{"rotated (a) r=0", ngca.Artificial{Dist: ngca.GaussianMixture, Rotate: true}, 0.01, 0.2},
-		{"rotated (c) r=0", ngca.Artificial{Dist: ngca.SubGaussian, Rotate: true}, 0.01, 0.2},
-		{"rotated (d) r=0.8", ngca.Artificial{Dist: ngca.SuperSubGaussian, R: 0.8, Rotate: true}, 0.01, 0.2},
-		{"aligned (a) d=20", ngca.Artificial{Dist: ngca.GaussianMixture, D: 20}, 0.01, 0.2},
-		{"aligned (c) r=2", ngca.Artificial{Dist: ngca.SubGaussian, R: 2}, 0.01, 0.2},
-		{"aligned (d) r=2", ngca.Artificial{Dist: ngca.SuperSubGaussian, R: 2}, 0.01, 0.2},
+		{"rotated (a) r=0", ngcatest.Artificial{Dist: ngcatest.GaussianMixture, Rotate: true}, 0.01, 0.2},
+		{"rotated (c) r=0", ngcatest.Artificial{Dist: ngcatest.SubGaussian, Rotate: true}, 0.01, 0.2},
+		{"rotated (d) r=0.8", ngcatest.Artificial{Dist: ngcatest.SuperSubGaussian, R: 0.8, Rotate: true}, 0.01, 0.2},
+		{"aligned (a) d=20", ngcatest.Artificial{Dist: ngcatest.GaussianMixture, D: 20}, 0.01, 0.2},
+		{"aligned (c) r=2", ngcatest.Artificial{Dist: ngcatest.SubGaussian, R: 2}, 0.01, 0.2},
+		{"aligned (d) r=2", ngcatest.Artificial{Dist: ngcatest.SuperSubGaussian, R: 2}, 0.01, 0.2},
 	}
 	const seeds = 3
 	for _, tc := range cases {
@@ -87,12 +88,12 @@ func TestRobustAligned(t *testing.T) {
 	if testing.Short() {
 		seeds = 1
 	}
-	for _, dist := range ngca.Distributions {
+	for _, dist := range ngcatest.Distributions() {
 		t.Run(dist.String(), func(t *testing.T) {
 			errs := make([]float64, seeds)
 			kept := 0
 			for s := range errs {
-				x, truth, err := ngca.Artificial{Dist: dist, R: 0.8}.Sample(rand.NewPCG(uint64(s), 2017))
+				x, truth, err := ngcatest.Artificial{Dist: dist, R: 0.8}.Sample(rand.NewPCG(uint64(s), 2017))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -117,7 +118,7 @@ func TestRobustAligned(t *testing.T) {
 
 // TestRobustReport checks the report, the paths and determinism.
 func TestRobustReport(t *testing.T) {
-	x, truth, err := ngca.Artificial{Dist: ngca.GaussianMixture, N: 1000, D: 6, Rotate: true}.Sample(rand.NewPCG(8, 8))
+	x, truth, err := ngcatest.Artificial{Dist: ngcatest.GaussianMixture, N: 1000, D: 6, Rotate: true}.Sample(rand.NewPCG(8, 8))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestRobustReport(t *testing.T) {
 // there that the test keeps the axes estimate, which stays exact, far
 // below LSNGCA's error on the same data.
 func TestRobustExtremeConditioning(t *testing.T) {
-	x, truth, err := ngca.Artificial{Dist: ngca.SubGaussian, R: 4, N: 1000}.Sample(rand.NewPCG(1, 4))
+	x, truth, err := ngcatest.Artificial{Dist: ngcatest.SubGaussian, R: 4, N: 1000}.Sample(rand.NewPCG(1, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +221,7 @@ func robustReport(t *testing.T, res *ngca.Result) *ngca.RobustReport {
 // TestRobustFewRows: with no more rows than columns the covariance cannot
 // be inverted, as both estimates need: every path reports ErrSamples.
 func TestRobustFewRows(t *testing.T) {
-	x, _, err := ngca.Artificial{Dist: ngca.SubGaussian, N: 30, D: 40}.Sample(rand.NewPCG(2, 3))
+	x, _, err := ngcatest.Artificial{Dist: ngcatest.SubGaussian, N: 30, D: 40}.Sample(rand.NewPCG(2, 3))
 	if err != nil {
 		t.Fatal(err)
 	}

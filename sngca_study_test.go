@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 var sngcaStudy = flag.String("sngca.study", "", "run the SNGCA study: comma-separated r values (docs/sngca.md)")
@@ -43,11 +44,11 @@ func TestSNGCAStudy(t *testing.T) {
 	}
 	names := strings.Split(*sngcaVariants, ",")
 	for _, r := range rs {
-		for _, dist := range ngca.Distributions {
+		for _, dist := range ngcatest.Distributions() {
 			mean := make([]float64, len(names))
 			secs := make([]float64, len(names))
 			for s := 0; s < *sngcaSeeds; s++ {
-				x, truth, err := ngca.Artificial{Dist: dist, R: r}.Sample(rand.NewPCG(uint64(s), 2017))
+				x, truth, err := ngcatest.Artificial{Dist: dist, R: r}.Sample(rand.NewPCG(uint64(s), 2017))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // smallSNGCA returns a quick SNGCA of the given projection for the tests
@@ -31,9 +32,9 @@ func TestSNGCARecovery(t *testing.T) {
 		t.Skip("4 fits of about 2 s")
 	}
 	const seeds = 1
-	for _, dist := range ngca.Distributions {
+	for _, dist := range ngcatest.Distributions() {
 		t.Run(dist.String(), func(t *testing.T) {
-			mean, worst := meanError(t, ngca.Artificial{Dist: dist}, seeds, func(src rand.Source) ngca.Estimator {
+			mean, worst := meanError(t, ngcatest.Artificial{Dist: dist}, seeds, func(src rand.Source) ngca.Estimator {
 				return &ngca.SNGCA{Dim: 2, Src: src}
 			})
 			t.Logf("mean ε %.2e (worst %.2e) over %d seeds", mean, worst, seeds)
@@ -88,8 +89,8 @@ func cmpFloat(a, b float64) int {
 func TestSNGCAEquivariance(t *testing.T) {
 	x, _ := invariantData(t)
 	_, d := x.Dims()
-	q1 := ngca.RandomRotation(rand.NewPCG(5, 6), d)
-	q2 := ngca.RandomRotation(rand.NewPCG(7, 8), d)
+	q1 := ngcatest.RandomRotation(rand.NewPCG(5, 6), d)
+	q2 := ngcatest.RandomRotation(rand.NewPCG(7, 8), d)
 	var m mat.Dense
 	m.Mul(q1, mat.NewDiagDense(d, []float64{0.3, 0.8, 1, 1.7, 2.5, 4}))
 	m.Mul(&m, q2)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -16,7 +17,7 @@ import (
 // columns and fails on it.
 func turnedFile(t *testing.T, dir string, n, d int) string {
 	t.Helper()
-	x, _, err := ngca.Artificial{N: n, D: d, Rotate: true}.Sample(rand.NewPCG(8, 9))
+	x, _, err := ngcatest.Artificial{N: n, D: d, Rotate: true}.Sample(rand.NewPCG(8, 9))
 	if err != nil {
 		t.Fatal(err)
 	}

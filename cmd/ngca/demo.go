@@ -10,6 +10,7 @@ import (
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 func init() {
@@ -71,7 +72,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintln(tw, "data\tmethod\tε (subspace error)\ttime")
 	var rows []string
 	for k, dist := range ds {
-		x, truth, err := ngca.Artificial{Dist: dist, N: *n, D: *d, R: *r, Rotate: *rotate}.Sample(rand.NewPCG(*seed, uint64(k)))
+		x, truth, err := ngcatest.Artificial{Dist: dist, N: *n, D: *d, R: *r, Rotate: *rotate}.Sample(rand.NewPCG(*seed, uint64(k)))
 		if err != nil {
 			return usagef("%v", err)
 		}
@@ -98,6 +99,6 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	return tw.Flush()
 }
 
-func distName(d ngca.Distribution) string {
+func distName(d ngcatest.Distribution) string {
 	return [...]string{"Gaussian mixture", "super-Gaussian", "sub-Gaussian", "super- and sub-Gaussian"}[d]
 }

@@ -30,7 +30,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // command is a subcommand of ngca.
@@ -186,10 +186,10 @@ func printDefaults(w io.Writer, fs *flag.FlagSet) {
 
 // distList parses the -dists flag: a comma-separated list of the signal
 // distributions a, b, c, d; an empty list is a usage error.
-func distList(s string) ([]ngca.Distribution, error) {
-	var ds []ngca.Distribution
+func distList(s string) ([]ngcatest.Distribution, error) {
+	var ds []ngcatest.Distribution
 	for _, p := range splitList(s) {
-		dist, err := ngca.ParseDistribution(p)
+		dist, err := ngcatest.ParseDistribution(p)
 		if err != nil {
 			return nil, usagef("-dists: %v", err)
 		}

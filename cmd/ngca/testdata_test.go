@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -27,7 +27,7 @@ import (
 // a label per row (the quadrant of the signal, 1 to 4).
 func testSignal(t testing.TB, n, d int) (*mat.Dense, []int) {
 	t.Helper()
-	x, _, err := ngca.Artificial{N: n, D: d}.Sample(rand.NewPCG(5, 6))
+	x, _, err := ngcatest.Artificial{N: n, D: d}.Sample(rand.NewPCG(5, 6))
 	if err != nil {
 		t.Fatal(err)
 	}

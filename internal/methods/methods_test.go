@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // TestRegistry checks every entry: a unique key, aliases and label, known
 // setting names, and a fit of a small data set whose Result.Method is the
 // entry's Label and whose progress reaches 1 without going back.
 func TestRegistry(t *testing.T) {
-	x, _, err := ngca.Artificial{N: 300, D: 4}.Sample(rand.NewPCG(1, 1))
+	x, _, err := ngcatest.Artificial{N: 300, D: 4}.Sample(rand.NewPCG(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestRegistry(t *testing.T) {
 // TestSettingsReachTheEstimator checks that every setting an entry lists
 // reaches its estimator: the Report shows the value set.
 func TestSettingsReachTheEstimator(t *testing.T) {
-	x, _, err := ngca.Artificial{N: 200, D: 4}.Sample(rand.NewPCG(1, 1))
+	x, _, err := ngcatest.Artificial{N: 200, D: 4}.Sample(rand.NewPCG(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

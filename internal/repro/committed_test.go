@@ -10,13 +10,14 @@ import (
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/repro"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // committedRun is one fit recorded in a committed study table: the data
 // and estimator seeds as the study derives them, and the ε it recorded.
 type committedRun struct {
 	file, row string // the table and the first fields of the row
-	data      ngca.Artificial
+	data      ngcatest.Artificial
 	dataKey   uint64
 	fitKey    uint64
 	est       func(src rand.Source) ngca.Estimator
@@ -45,13 +46,13 @@ func robust(p ngca.RobustPath) func(rand.Source) ngca.Estimator {
 
 // artificialRuns are rows of docs/errors.csv (aligned) or
 // docs/turned/errors.csv (turned) of `ngca reproduce artificial` (seed 1).
-func artificialRuns(dist ngca.Distribution, r float64, run int, rotated bool) []committedRun {
+func artificialRuns(dist ngcatest.Distribution, r float64, run int, rotated bool) []committedRun {
 	file := filepath.Join("..", "..", "docs", "errors.csv")
 	if rotated {
 		file = filepath.Join("..", "..", "docs", "turned", "errors.csv")
 	}
 	prefix := dist.String() + "," + strconv.FormatFloat(r, 'g', -1, 64) + "," + strconv.Itoa(run) + "," + strconv.FormatBool(rotated) + ","
-	data := ngca.Artificial{Dist: dist, N: 2000, D: 10, R: r, Rotate: rotated}
+	data := ngcatest.Artificial{Dist: dist, N: 2000, D: 10, R: r, Rotate: rotated}
 	var out []committedRun
 	for _, m := range []struct {
 		key, label string
@@ -66,12 +67,12 @@ func artificialRuns(dist ngca.Distribution, r float64, run int, rotated bool) []
 
 // robustRun is a row of docs/robust-runs.csv of `ngca reproduce robust`
 // (seed 1).
-func robustRun(cell string, r float64, d int, rotate bool, dist ngca.Distribution, seed int, key, path string) committedRun {
+func robustRun(cell string, r float64, d int, rotate bool, dist ngcatest.Distribution, seed int, key, path string) committedRun {
 	est := map[string]func(rand.Source) ngca.Estimator{"robust": robust(ngca.RobustAdaptive),
 		"robust-axes": robust(ngca.RobustAxes), "robust-equivariant": robust(ngca.RobustEquivariant)}[key]
 	return committedRun{file: filepath.Join("..", "..", "docs", "robust-runs.csv"),
 		row:  cell + "," + dist.String() + "," + strconv.Itoa(seed) + "," + key,
-		data: ngca.Artificial{Dist: dist, N: 2000, D: d, R: r, Rotate: rotate}, est: est, path: path,
+		data: ngcatest.Artificial{Dist: dist, N: 2000, D: d, R: r, Rotate: rotate}, est: est, path: path,
 		dataKey: repro.Key("robust", cell, int(dist), seed), fitKey: repro.Key("robust-fit", cell, int(dist), seed, key)}
 }
 
@@ -81,13 +82,13 @@ func robustRun(cell string, r float64, d int, rotate bool, dist ngca.Distributio
 // (see tolerance) and, for the robust variant, the same path: the tables
 // stay reproducible from their commands.
 func TestCommittedStudyRuns(t *testing.T) {
-	runs := append(artificialRuns(ngca.GaussianMixture, 2, 0, false),
-		robustRun("rotated r=0.8", 0.8, 10, true, ngca.GaussianMixture, 0, "robust", "equivariant"))
+	runs := append(artificialRuns(ngcatest.GaussianMixture, 2, 0, false),
+		robustRun("rotated r=0.8", 0.8, 10, true, ngcatest.GaussianMixture, 0, "robust", "equivariant"))
 	if !testing.Short() {
 		runs = append(runs,
-			robustRun("rotated r=0.8", 0.8, 10, true, ngca.GaussianMixture, 0, "robust-axes", "axes"),
-			robustRun("rotated r=0.8", 0.8, 10, true, ngca.GaussianMixture, 0, "robust-equivariant", "equivariant"),
-			robustRun("aligned r=2", 2, 10, false, ngca.SuperGaussian, 0, "robust", "axes"))
+			robustRun("rotated r=0.8", 0.8, 10, true, ngcatest.GaussianMixture, 0, "robust-axes", "axes"),
+			robustRun("rotated r=0.8", 0.8, 10, true, ngcatest.GaussianMixture, 0, "robust-equivariant", "equivariant"),
+			robustRun("aligned r=2", 2, 10, false, ngcatest.SuperGaussian, 0, "robust", "axes"))
 	}
 	for _, run := range runs {
 		t.Run(run.row, func(t *testing.T) {
@@ -183,9 +184,9 @@ func TestRobustKeepsDim(t *testing.T) {
 	if testing.Short() {
 		t.Skip("one robust fit at n = 2000")
 	}
-	run := artificialRuns(ngca.SuperGaussian, 0.5, 5, false)[0]
+	run := artificialRuns(ngcatest.SuperGaussian, 0.5, 5, false)[0]
 	run.est = robust(ngca.RobustAxes)
-	run.fitKey = repro.Key("artificial-fit", int(ngca.SuperGaussian), 0.5, 5, 2000, 10, "wflsngca-robust")
+	run.fitKey = repro.Key("artificial-fit", int(ngcatest.SuperGaussian), 0.5, 5, 2000, 10, "wflsngca-robust")
 	res, eps := run.refit(t)
 	if eps > 1e-3 {
 		t.Errorf("ε = %v, want the subspace recovered", eps)

@@ -1,7 +1,7 @@
 // Package synth generates data whose non-Gaussian index space is placed
 // anywhere: on random columns, mixed with some Gaussian noise columns, or
 // turned by a random rotation of all of them. The paper's artificial data
-// (ngca.Artificial) always put a two-dimensional signal on the first two
+// (ngcatest.Artificial) always put a two-dimensional signal on the first two
 // columns; the orientation study and the tests use this package to try
 // every estimator where the published least-squares methods break.
 package synth
@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // Signal is a non-Gaussian signal distribution of one or more dimensions.
@@ -132,7 +133,7 @@ func (sp Spec) Sample(src rand.Source) (x, truth *mat.Dense, err error) {
 		}
 		sd[k] = math.Pow(10, e/2)
 	}
-	v := ngca.RandomRotation(rng, q)
+	v := ngcatest.RandomRotation(rng, q)
 	cols := rng.Perm(d) // cols[:m] hold the signal, cols[m:] the noise
 	x = mat.NewDense(n, d, nil)
 	s, g, nz := make([]float64, m), make([]float64, q), mat.NewVecDense(q, nil)
@@ -170,7 +171,7 @@ func turn(rng *rand.Rand, x, truth *mat.Dense, idx []int) {
 	if len(idx) < 2 {
 		return
 	}
-	r := ngca.RandomRotation(rng, len(idx))
+	r := ngcatest.RandomRotation(rng, len(idx))
 	rotate := func(a *mat.Dense) { // the rows idx of a ← R·(those rows)
 		_, c := a.Dims()
 		sub := mat.NewDense(len(idx), c, nil)

@@ -33,11 +33,12 @@ import (
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/repro"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // fit is one data set fitted with both settings.
 type fit struct {
-	dist     ngca.Distribution
+	dist     ngcatest.Distribution
 	r        float64
 	run      int
 	rotated  bool
@@ -69,7 +70,7 @@ func main() {
 	}
 	var jobs []fit
 	for _, rot := range []bool{false, true} {
-		for _, dist := range ngca.Distributions {
+		for _, dist := range ngcatest.Distributions() {
 			for _, r := range grid {
 				for run := 0; run < *runs; run++ {
 					jobs = append(jobs, fit{dist: dist, r: r, run: run, rotated: rot})
@@ -87,7 +88,7 @@ func main() {
 }
 
 // refKey identifies a data set in a committed table.
-func refKey(dist ngca.Distribution, r float64, run int, rotated bool) string {
+func refKey(dist ngcatest.Distribution, r float64, run int, rotated bool) string {
 	return fmt.Sprintf("%v,%s,%d,%t", dist, strconv.FormatFloat(r, 'g', -1, 64), run, rotated)
 }
 
@@ -131,7 +132,7 @@ func run(jobs []fit, workers int, known map[string]float64, verify int) {
 			defer wg.Done()
 			for i := range next {
 				j := &jobs[i]
-				x, truth, err := ngca.Artificial{Dist: j.dist, N: 2000, D: 10, R: j.r, Rotate: j.rotated}.Sample(
+				x, truth, err := ngcatest.Artificial{Dist: j.dist, N: 2000, D: 10, R: j.r, Rotate: j.rotated}.Sample(
 					rand.NewPCG(1, repro.Key("artificial", int(j.dist), j.r, j.run, 2000, 10)))
 				if err != nil {
 					log.Fatal(err)
@@ -196,7 +197,7 @@ func writeCSV(path string, jobs []fit) error {
 func table(jobs []fit) string {
 	type cellKey struct {
 		rotated bool
-		dist    ngca.Distribution
+		dist    ngcatest.Distribution
 		r       float64
 	}
 	cells := map[cellKey][]fit{}

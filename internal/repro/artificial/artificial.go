@@ -27,13 +27,14 @@ import (
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
 	"github.com/ngca-go/ngca/internal/repro"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // Config describes a study. The zero value of every field but Out means
 // the default noted on it.
 type Config struct {
 	// Dists are the signal distributions; nil means all four.
-	Dists []ngca.Distribution
+	Dists []ngcatest.Distribution
 	// Rs is the grid of r; nil means DefaultRs().
 	Rs []float64
 	// Runs is the number of seeded repetitions per (distribution, r); 0
@@ -88,7 +89,7 @@ func DefaultRs() []float64 {
 
 // Row is the outcome of one fit.
 type Row struct {
-	Dist    ngca.Distribution
+	Dist    ngcatest.Distribution
 	R       float64
 	Run     int
 	Rotated bool
@@ -110,7 +111,7 @@ type TimingRow struct {
 
 // job is one data set: a distribution, an r, a run, rotated or not.
 type job struct {
-	dist    ngca.Distribution
+	dist    ngcatest.Distribution
 	r       float64
 	run     int
 	rotated bool
@@ -118,7 +119,7 @@ type job struct {
 
 func (c *Config) defaults() error {
 	if c.Dists == nil {
-		c.Dists = ngca.Distributions
+		c.Dists = ngcatest.Distributions()
 	}
 	if c.Rs == nil {
 		c.Rs = DefaultRs()
@@ -249,7 +250,7 @@ func (c *Config) runJob(ctx context.Context, j job, done map[fitKey]bool) ([]Row
 	key := repro.Key("artificial", int(j.dist), j.r, j.run, c.N, c.D)
 	// The rotated data set is the unrotated one (same seed) turned by a
 	// rotation drawn after it.
-	x, truth, err := ngca.Artificial{Dist: j.dist, N: c.N, D: c.D, R: j.r, Rotate: j.rotated}.Sample(rand.NewPCG(c.Seed, key))
+	x, truth, err := ngcatest.Artificial{Dist: j.dist, N: c.N, D: c.D, R: j.r, Rotate: j.rotated}.Sample(rand.NewPCG(c.Seed, key))
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +312,7 @@ func (c *Config) runTiming(ctx context.Context) ([]TimingRow, error) {
 	}
 	var rows []TimingRow
 	for _, s := range sizes {
-		x, _, err := ngca.Artificial{N: s.n, D: s.d}.Sample(rand.NewPCG(c.Seed, repro.Key("timing", s.n, s.d)))
+		x, _, err := ngcatest.Artificial{N: s.n, D: s.d}.Sample(rand.NewPCG(c.Seed, repro.Key("timing", s.n, s.d)))
 		if err != nil {
 			return rows, err
 		}
@@ -393,7 +394,7 @@ func (c *Config) write(rows []Row, timing []TimingRow) error {
 // cell gathers the ε of one (rotated, distribution, r, method) cell.
 type cellKey struct {
 	rotated bool
-	dist    ngca.Distribution
+	dist    ngcatest.Distribution
 	r       float64
 	method  string
 }
@@ -467,6 +468,6 @@ func (c *Config) markdown(rows []Row) string {
 	return string(b)
 }
 
-func distName(d ngca.Distribution) string {
+func distName(d ngcatest.Distribution) string {
 	return [...]string{"independent Gaussian mixture", "dependent super-Gaussian", "dependent sub-Gaussian", "dependent super- and sub-Gaussian"}[d]
 }

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/methods"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // smallConfig is a study small enough for a smoke test.
@@ -25,7 +25,7 @@ func smallConfig(t *testing.T, out string) Config {
 		t.Fatal(err)
 	}
 	return Config{
-		Dists:   []ngca.Distribution{ngca.GaussianMixture, ngca.SubGaussian},
+		Dists:   []ngcatest.Distribution{ngcatest.GaussianMixture, ngcatest.SubGaussian},
 		Rs:      []float64{0, 1},
 		Runs:    2,
 		N:       300,

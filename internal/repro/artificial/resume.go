@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/repro"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // fitKey names one fit of a study: a data set and a method label.
@@ -50,7 +50,7 @@ func parseRow(rec []string) (Row, error) {
 	if len(rec) != len(rowHeader) {
 		return Row{}, fmt.Errorf("%d fields, want %d", len(rec), len(rowHeader))
 	}
-	dist, err := ngca.ParseDistribution(rec[0])
+	dist, err := ngcatest.ParseDistribution(rec[0])
 	if err != nil {
 		return Row{}, err
 	}

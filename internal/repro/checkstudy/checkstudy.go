@@ -2,7 +2,7 @@
 // registry to data sets of known subspace, checks each fit and compares
 // the verdict with the fit's true error. The data are the orientation
 // study's cells (internal/repro/orientation: its data sets and fits, seed
-// by seed) and the paper's artificial data (ngca.Artificial: subspace on
+// by seed) and the paper's artificial data (ngcatest.Artificial: subspace on
 // the first two columns, r = 0 to 0.8, and the same turned). It writes check.csv (one row per
 // fit) and check.md (the report: goals, confusion tables, misses, cost).
 package checkstudy
@@ -28,6 +28,7 @@ import (
 	"github.com/ngca-go/ngca/internal/repro"
 	"github.com/ngca-go/ngca/internal/repro/orientation"
 	"github.com/ngca-go/ngca/internal/synth"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // PaperBlock is the block name of the cells of the paper's artificial
@@ -135,7 +136,7 @@ func (c *Config) path(name string) string { return filepath.Join(c.Out, name) }
 // columns (Mix 0) or turned by a random rotation (Mix synth.Turn).
 func PaperCells(mix int) []orientation.Cell {
 	var cells []orientation.Cell
-	for _, dist := range ngca.Distributions {
+	for _, dist := range ngcatest.Distributions() {
 		for _, r := range PaperRs {
 			cells = append(cells, orientation.Cell{Block: PaperBlock, Signal: dist.String(), M: 2, N: 2000, D: 10, R: r, Mix: mix,
 				Name: fmt.Sprintf("%s n=2000 d=10 m=2 %s k=%s r=%g", PaperBlock, dist, orientation.MixString(mix), r)})
@@ -202,11 +203,11 @@ func cost(method string) float64 {
 // (same seeds, so its fits are the study's fits) or the paper's.
 func (c *Config) sample(cell orientation.Cell, seed int) (x, truth *mat.Dense, err error) {
 	if cell.Block == PaperBlock {
-		dist, err := ngca.ParseDistribution(cell.Signal)
+		dist, err := ngcatest.ParseDistribution(cell.Signal)
 		if err != nil {
 			return nil, nil, err
 		}
-		return ngca.Artificial{Dist: dist, N: cell.N, D: cell.D, R: cell.R, Rotate: cell.Mix == synth.Turn}.Sample(rand.NewPCG(c.Seed, repro.Key("check-paper", cell.Name, seed)))
+		return ngcatest.Artificial{Dist: dist, N: cell.N, D: cell.D, R: cell.R, Rotate: cell.Mix == synth.Turn}.Sample(rand.NewPCG(c.Seed, repro.Key("check-paper", cell.Name, seed)))
 	}
 	spec, err := cell.Spec()
 	if err != nil {

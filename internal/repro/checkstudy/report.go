@@ -89,7 +89,7 @@ func (c *Config) markdown(rows []Row) string {
 	fmt.Fprintf(&b, "Every estimator fitted to data sets of known subspace and each fit checked with `ngca.Check` (default options: %d refits on half the rows; references IMAK, then MIPP, for the estimators that are not equivariant); the verdict is compared with the fit's true subspace error ε. ", ngca.DefaultCheckRefits)
 	fmt.Fprintf(&b, "A fit is **good** when ε < %g and **bad** when ε > %g; between the two either verdict is acceptable.\n\n", goodEps, badEps)
 	fmt.Fprintf(&b, "Data: the orientation study's cells (docs/orientation/orientation.md; its data sets and fits, seed(s) %s: the check's thresholds were chosen on seed 0, so these are held out) ", joinInts(c.Seeds))
-	fmt.Fprintf(&b, "and the paper's artificial data (block paper: `ngca.Artificial`, signals a–d, n = 2000, d = 10, r = %s; %d data set(s) per cell with the subspace on the first two columns, k = 0, and %d turned by a random rotation, k = turn), a generator the thresholds never saw. SNGCA, about 40 s a fit with its check, runs on every %dth data set only.\n\n", joinFloats(PaperRs), max(0, c.PaperSeeds), max(0, c.TurnedSeeds), c.SNGCAEvery)
+	fmt.Fprintf(&b, "and the paper's artificial data (block paper: `ngcatest.Artificial`, signals a–d, n = 2000, d = 10, r = %s; %d data set(s) per cell with the subspace on the first two columns, k = 0, and %d turned by a random rotation, k = turn), a generator the thresholds never saw. SNGCA, about 40 s a fit with its check, runs on every %dth data set only.\n\n", joinFloats(PaperRs), max(0, c.PaperSeeds), max(0, c.TurnedSeeds), c.SNGCAEvery)
 	fmt.Fprintf(&b, "Made by `%s`: %d fits and checks (%d failed).\n\n", c.Command, len(rows), failed)
 	c.goals(&b, rows)
 	confusion(&b, rows)

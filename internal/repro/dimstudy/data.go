@@ -9,13 +9,12 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/ngca-go/ngca/ngcatest"
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/ngca-go/ngca"
 )
 
 // Data describes a data set with m = 0 to 3 non-Gaussian dimensions, built
-// from the paper's artificial data (a) (ngca.Artificial, with its noise of
+// from the paper's artificial data (a) (ngcatest.Artificial, with its noise of
 // condition-number controller R): its two signal columns (Gaussian
 // mixtures ½N(3, 1) + ½N(−3, 1), bimodal) are kept for m ≥ 2, only the
 // first for m = 1, neither for m = 0 (replaced by N(0, 1) columns), and
@@ -35,7 +34,7 @@ func (c Data) Sample(src rand.Source) (x, truth *mat.Dense, err error) {
 	if c.M < 0 || c.M > 3 || c.M >= c.D {
 		return nil, nil, fmt.Errorf("dimstudy: M = %d, need 0 ≤ M ≤ 3 and M < D", c.M)
 	}
-	x, _, err = ngca.Artificial{Dist: ngca.GaussianMixture, N: c.N, D: c.D, R: c.R}.Sample(src)
+	x, _, err = ngcatest.Artificial{Dist: ngcatest.GaussianMixture, N: c.N, D: c.D, R: c.R}.Sample(src)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -56,7 +55,7 @@ func (c Data) Sample(src rand.Source) (x, truth *mat.Dense, err error) {
 		}
 	}
 	if c.Rotate {
-		r := ngca.RandomRotation(rng, d)
+		r := ngcatest.RandomRotation(rng, d)
 		var xr mat.Dense
 		xr.Mul(x, r.T())
 		x = &xr

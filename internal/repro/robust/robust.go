@@ -22,6 +22,7 @@ import (
 	"github.com/ngca-go/ngca/internal/atomicfile"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/repro"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // Cell is one setting of the artificial data.
@@ -95,7 +96,7 @@ func withPath(p ngca.RobustPath) func(ngca.Estimator) {
 type Config struct {
 	Cells   []Cell   // nil: DefaultCells()
 	Methods []Method // nil: DefaultMethods()
-	Dists   []ngca.Distribution
+	Dists   []ngcatest.Distribution
 	Seeds   int // 0: 10
 	N       int // 0: 2000
 	Seed    uint64
@@ -108,7 +109,7 @@ type Config struct {
 // Row is one fit.
 type Row struct {
 	Cell    string
-	Dist    ngca.Distribution
+	Dist    ngcatest.Distribution
 	Seed    int
 	Method  string
 	Epsilon float64
@@ -120,7 +121,7 @@ type Row struct {
 
 type job struct {
 	cell Cell
-	dist ngca.Distribution
+	dist ngcatest.Distribution
 	seed int
 }
 
@@ -154,7 +155,7 @@ func (c *Config) defaults() error {
 		c.Methods = DefaultMethods()
 	}
 	if c.Dists == nil {
-		c.Dists = ngca.Distributions
+		c.Dists = ngcatest.Distributions()
 	}
 	if c.Seeds == 0 {
 		c.Seeds = 10
@@ -208,7 +209,7 @@ func (c *Config) write(rows []Row) error {
 }
 
 func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
-	a := ngca.Artificial{Dist: j.dist, N: c.N, D: j.cell.D, R: j.cell.R, Rotate: j.cell.Rotate}
+	a := ngcatest.Artificial{Dist: j.dist, N: c.N, D: j.cell.D, R: j.cell.R, Rotate: j.cell.Rotate}
 	x, truth, err := a.Sample(rand.NewPCG(c.Seed, repro.Key("robust", j.cell.Name, int(j.dist), j.seed)))
 	if err != nil {
 		return nil, err
@@ -271,7 +272,7 @@ type tally struct {
 
 type tallyKey struct {
 	cell, method string
-	dist         ngca.Distribution
+	dist         ngcatest.Distribution
 }
 
 func newTally(rows []Row) *tally {

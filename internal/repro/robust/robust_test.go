@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // TestSmoke runs the study on a tiny grid and checks its files.
 func TestSmoke(t *testing.T) {
 	out := t.TempDir()
 	cells := DefaultCells()
-	c := Config{Cells: []Cell{cells[0], cells[2]}, Dists: []ngca.Distribution{ngca.SubGaussian}, Seeds: 1, N: 500, Seed: 3, Out: out}
+	c := Config{Cells: []Cell{cells[0], cells[2]}, Dists: []ngcatest.Distribution{ngcatest.SubGaussian}, Seeds: 1, N: 500, Seed: 3, Out: out}
 	c.Methods = DefaultMethods()
 	if err := Run(context.Background(), c); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
-package ngca
+package ngcatest
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -27,12 +28,21 @@ const (
 	SuperSubGaussian
 )
 
-// Distributions lists the four distributions in the paper's order.
-var Distributions = []Distribution{GaussianMixture, SuperGaussian, SubGaussian, SuperSubGaussian}
+// ErrParam is returned (wrapped) for an invalid Artificial or distribution
+// name.
+var ErrParam = errors.New("ngcatest: bad parameter")
+
+// numDistributions is the number of distributions.
+const numDistributions = 4
+
+// Distributions returns the four distributions in the paper's order.
+func Distributions() []Distribution {
+	return []Distribution{GaussianMixture, SuperGaussian, SubGaussian, SuperSubGaussian}
+}
 
 // String returns the paper's label, "a" to "d".
 func (d Distribution) String() string {
-	if d < 0 || int(d) >= len(Distributions) {
+	if d < 0 || int(d) >= numDistributions {
 		return fmt.Sprintf("Distribution(%d)", int(d))
 	}
 	return string(rune('a' + int(d)))
@@ -40,7 +50,7 @@ func (d Distribution) String() string {
 
 // ParseDistribution parses "a" to "d" (or the constants' names).
 func ParseDistribution(s string) (Distribution, error) {
-	for _, d := range Distributions {
+	for _, d := range Distributions() {
 		if s == d.String() || s == d.name() {
 			return d, nil
 		}
@@ -97,12 +107,12 @@ func (a Artificial) Sample(src rand.Source) (x, truth *mat.Dense, err error) {
 	}
 	switch {
 	case n < 2:
-		return nil, nil, fmt.Errorf("%w: N = %d, need at least 2", ErrSamples, n)
+		return nil, nil, fmt.Errorf("%w: N = %d, need at least 2", ErrParam, n)
 	case d < 3:
-		return nil, nil, fmt.Errorf("%w: D = %d, need at least 3", ErrDim, d)
+		return nil, nil, fmt.Errorf("%w: D = %d, need at least 3", ErrParam, d)
 	case !(a.R >= 0) || math.IsInf(a.R, 1):
 		return nil, nil, fmt.Errorf("%w: R = %v, need a finite r ≥ 0", ErrParam, a.R)
-	case a.Dist < 0 || int(a.Dist) >= len(Distributions):
+	case a.Dist < 0 || int(a.Dist) >= numDistributions:
 		return nil, nil, fmt.Errorf("%w: unknown distribution %d", ErrParam, int(a.Dist))
 	}
 	if src == nil {
@@ -130,11 +140,7 @@ func (a Artificial) Sample(src rand.Source) (x, truth *mat.Dense, err error) {
 		}
 		mat.NewVecDense(q, row[2:]).MulVec(rot, mat.NewVecDense(q, noise))
 	}
-	s, err := newScaling(x)
-	if err != nil {
-		return nil, nil, err
-	}
-	x = s.apply(x)
+	standardise(x)
 
 	truth = mat.NewDense(d, 2, nil)
 	truth.Set(0, 0, 1)
@@ -147,6 +153,35 @@ func (a Artificial) Sample(src rand.Source) (x, truth *mat.Dense, err error) {
 		x, truth = &xr, &tr
 	}
 	return x, truth, nil
+}
+
+// standardise replaces every column of x by (x − mean)/sd, with the
+// sample standard deviation (n − 1), computed in units of the power of two
+// of the column's largest magnitude, the same arithmetic as the ngca
+// estimators' own standardisation.
+func standardise(x *mat.Dense) {
+	n, d := x.Dims()
+	for j := 0; j < d; j++ {
+		var maxAbs float64
+		for i := 0; i < n; i++ {
+			maxAbs = math.Max(maxAbs, math.Abs(x.At(i, j)))
+		}
+		_, k := math.Frexp(maxAbs)
+		var sum float64
+		for i := 0; i < n; i++ {
+			sum += math.Ldexp(x.At(i, j), -k)
+		}
+		mu := sum / float64(n)
+		var ss float64
+		for i := 0; i < n; i++ {
+			dv := math.Ldexp(x.At(i, j), -k) - mu
+			ss += dv * dv
+		}
+		sd := math.Sqrt(ss / float64(n-1))
+		for i := 0; i < n; i++ {
+			x.Set(i, j, (math.Ldexp(x.At(i, j), -k)-mu)/sd)
+		}
+	}
 }
 
 // sample draws one signal vector (s₁, s₂).

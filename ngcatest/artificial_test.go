@@ -1,4 +1,4 @@
-package ngca_test
+package ngcatest_test
 
 import (
 	"errors"
@@ -9,16 +9,16 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 func TestArtificialShapeAndStandardisation(t *testing.T) {
-	for _, dist := range ngca.Distributions {
+	for _, dist := range ngcatest.Distributions() {
 		for _, tc := range []struct {
 			n, d   int
 			rotate bool
 		}{{0, 0, false}, {500, 3, false}, {700, 20, true}} {
-			x, truth, err := ngca.Artificial{Dist: dist, N: tc.n, D: tc.d, R: 0.5, Rotate: tc.rotate}.Sample(rand.NewPCG(1, 2))
+			x, truth, err := ngcatest.Artificial{Dist: dist, N: tc.n, D: tc.d, R: 0.5, Rotate: tc.rotate}.Sample(rand.NewPCG(1, 2))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,7 +50,7 @@ func boolInt(b bool) int {
 }
 
 func TestArtificialDeterministic(t *testing.T) {
-	a := ngca.Artificial{Dist: ngca.SuperSubGaussian, R: 1, Rotate: true}
+	a := ngcatest.Artificial{Dist: ngcatest.SuperSubGaussian, R: 1, Rotate: true}
 	x1, t1, _ := a.Sample(rand.NewPCG(5, 5))
 	x2, t2, _ := a.Sample(rand.NewPCG(5, 5))
 	x3, _, _ := a.Sample(rand.NewPCG(5, 6))
@@ -68,7 +68,7 @@ func TestArtificialDeterministic(t *testing.T) {
 func TestArtificialSignals(t *testing.T) {
 	const n = 20000
 	kurt := func(x *mat.Dense, j int) float64 { return stat.ExKurtosis(mat.Col(nil, j, x), nil) }
-	xa, _, _ := ngca.Artificial{Dist: ngca.GaussianMixture, N: n}.Sample(rand.NewPCG(1, 1))
+	xa, _, _ := ngcatest.Artificial{Dist: ngcatest.GaussianMixture, N: n}.Sample(rand.NewPCG(1, 1))
 	// Mixture ½N(±3, 1): E s² = 10, E s⁴ = 3 + 6·9 + 81 = 138, so excess
 	// kurtosis 138/100 − 3 = −1.62.
 	for j := 0; j < 2; j++ {
@@ -76,18 +76,18 @@ func TestArtificialSignals(t *testing.T) {
 			t.Errorf("(a) column %d: excess kurtosis %.3f, want −1.62", j, k)
 		}
 	}
-	xb, _, _ := ngca.Artificial{Dist: ngca.SuperGaussian, N: n}.Sample(rand.NewPCG(1, 1))
+	xb, _, _ := ngcatest.Artificial{Dist: ngcatest.SuperGaussian, N: n}.Sample(rand.NewPCG(1, 1))
 	// Marginal of p(s) ∝ exp(−‖s‖) in 2-D: E r² = 6, E r⁴ = 120; with a
 	// uniform angle E s₁² = 3, E s₁⁴ = 3/8·120 = 45, excess 45/9 − 3 = 2.
 	if k := kurt(xb, 0); math.Abs(k-2) > 0.3 {
 		t.Errorf("(b): excess kurtosis %.3f, want 2", k)
 	}
-	xc, _, _ := ngca.Artificial{Dist: ngca.SubGaussian, N: n}.Sample(rand.NewPCG(1, 1))
+	xc, _, _ := ngcatest.Artificial{Dist: ngcatest.SubGaussian, N: n}.Sample(rand.NewPCG(1, 1))
 	// Uniform disk: E s₁² = 1/4, E s₁⁴ = 1/8, excess kurtosis 2 − 3 = −1.
 	if k := kurt(xc, 1); math.Abs(k+1) > 0.05 {
 		t.Errorf("(c): excess kurtosis %.3f, want −1", k)
 	}
-	xd, _, _ := ngca.Artificial{Dist: ngca.SuperSubGaussian, N: n}.Sample(rand.NewPCG(1, 1))
+	xd, _, _ := ngcatest.Artificial{Dist: ngcatest.SuperSubGaussian, N: n}.Sample(rand.NewPCG(1, 1))
 	if k := kurt(xd, 0); math.Abs(k-3) > 0.4 { // Laplace: 3
 		t.Errorf("(d) s₁: excess kurtosis %.3f, want 3", k)
 	}
@@ -98,7 +98,7 @@ func TestArtificialSignals(t *testing.T) {
 	}
 
 	cond := func(r float64) float64 {
-		x, _, _ := ngca.Artificial{R: r, N: 5000}.Sample(rand.NewPCG(2, 2))
+		x, _, _ := ngcatest.Artificial{R: r, N: 5000}.Sample(rand.NewPCG(2, 2))
 		var c mat.SymDense
 		stat.CovarianceMatrix(&c, x, nil)
 		var e mat.EigenSym
@@ -115,41 +115,54 @@ func TestArtificialSignals(t *testing.T) {
 func TestArtificialBadInput(t *testing.T) {
 	src := rand.NewPCG(1, 1)
 	for _, tc := range []struct {
-		a    ngca.Artificial
+		a    ngcatest.Artificial
 		want error
 	}{
-		{ngca.Artificial{N: 1}, ngca.ErrSamples},
-		{ngca.Artificial{D: 2}, ngca.ErrDim},
-		{ngca.Artificial{R: -1}, ngca.ErrParam},
-		{ngca.Artificial{R: math.NaN()}, ngca.ErrParam},
-		{ngca.Artificial{Dist: 9}, ngca.ErrParam},
+		{ngcatest.Artificial{N: 1}, ngcatest.ErrParam},
+		{ngcatest.Artificial{D: 2}, ngcatest.ErrParam},
+		{ngcatest.Artificial{R: -1}, ngcatest.ErrParam},
+		{ngcatest.Artificial{R: math.NaN()}, ngcatest.ErrParam},
+		{ngcatest.Artificial{Dist: 9}, ngcatest.ErrParam},
 	} {
 		if _, _, err := tc.a.Sample(src); !errors.Is(err, tc.want) {
 			t.Errorf("%+v: error %v, want %v", tc.a, err, tc.want)
 		}
 	}
-	if _, _, err := (ngca.Artificial{}).Sample(nil); !errors.Is(err, ngca.ErrParam) {
+	if _, _, err := (ngcatest.Artificial{}).Sample(nil); !errors.Is(err, ngcatest.ErrParam) {
 		t.Errorf("nil source: error %v", err)
 	}
 }
 
 func TestParseDistribution(t *testing.T) {
-	for _, d := range ngca.Distributions {
-		got, err := ngca.ParseDistribution(d.String())
+	for _, d := range ngcatest.Distributions() {
+		got, err := ngcatest.ParseDistribution(d.String())
 		if err != nil || got != d {
 			t.Errorf("ParseDistribution(%q) = %v, %v", d.String(), got, err)
 		}
 	}
-	if _, err := ngca.ParseDistribution("e"); !errors.Is(err, ngca.ErrParam) {
+	if _, err := ngcatest.ParseDistribution("e"); !errors.Is(err, ngcatest.ErrParam) {
 		t.Errorf("ParseDistribution(\"e\"): %v", err)
 	}
 }
 
 func TestRandomRotation(t *testing.T) {
-	q := ngca.RandomRotation(rand.NewPCG(3, 3), 6)
+	q := ngcatest.RandomRotation(rand.NewPCG(3, 3), 6)
 	var g mat.Dense
 	g.Mul(q.T(), q)
 	if !mat.EqualApprox(&g, eye(6), 1e-13) {
 		t.Errorf("QᵀQ ≠ I")
+	}
+}
+
+// TestDistributionsFresh checks that a caller changing the returned list
+// changes neither the next call's list nor what Sample accepts.
+func TestDistributionsFresh(t *testing.T) {
+	ds := ngcatest.Distributions()
+	ds[0] = 7
+	if got := ngcatest.Distributions(); got[0] != ngcatest.GaussianMixture || len(got) != 4 {
+		t.Fatalf("Distributions() = %v after changing an earlier result", got)
+	}
+	if _, _, err := (ngcatest.Artificial{Dist: 7}).Sample(rand.NewPCG(1, 1)); !errors.Is(err, ngcatest.ErrParam) {
+		t.Errorf("Dist 7: error %v, want ErrParam", err)
 	}
 }
