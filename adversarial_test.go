@@ -26,7 +26,7 @@ func smallEstimators(dim int) map[string]ngca.Estimator {
 		"WF-LSNGCA":        &ngca.WFLSNGCA{Dim: dim, Widths: w, Ridges: r, Src: rand.NewPCG(1, 1)},
 		"WF-LSNGCA robust": &ngca.RobustWFLSNGCA{Dim: dim, Widths: w, Ridges: r, Src: rand.NewPCG(1, 1)},
 		"LSNGCA":           &ngca.LSNGCA{Dim: dim, Widths: w, Ridges: r, Src: rand.NewPCG(1, 1)},
-		"MIPP":             &ngca.MIPP{Dim: dim, Families: []ngca.Family{{Kind: ngca.Tanh, L: 50}, {Kind: ngca.GaussPow3, L: 50}}, Src: rand.NewPCG(1, 1)},
+		"MIPP":             &ngca.MIPP{Dim: dim, Families: []ngca.Family{{Kind: ngca.FamilyTanh, L: 50}, {Kind: ngca.FamilyGaussPow3, L: 50}}, Src: rand.NewPCG(1, 1)},
 	}
 }
 

@@ -33,7 +33,7 @@ func BenchmarkMIPPKernels(b *testing.B) {
 			gatherLanes(y, d, z, w)
 		}
 	})
-	for _, kind := range []FamilyKind{GaussPow3, Tanh, Sin} {
+	for _, kind := range []FamilyKind{FamilyGaussPow3, FamilyTanh, FamilySin} {
 		b.Run(kind.String(), func(b *testing.B) {
 			for b.Loop() {
 				laneValues(kind, &p, z, s, ds, &sum)

@@ -17,21 +17,23 @@ const DefaultCheckRefits = 6
 // The thresholds of Check's verdict, on the subspace error ε
 // (SubspaceError). They were chosen on the fits of one seed per cell of
 // the orientation study and hold on its other seeds and on the paper's
-// artificial data (docs/check.md).
+// artificial data; docs/check.md gives the evidence and the command that
+// reproduces it. The report carries the limits it applied
+// (CheckReport.SpreadLimit, Agreement.Limit and Agreement.SpreadLimit).
 const (
-	// CheckStable is the largest Spread of a stable fit.
-	CheckStable = 0.05
-	// CheckAgreeFactor and CheckAgreeFloor set how far a fit may lie
+	// checkStable is the largest Spread of a stable fit.
+	checkStable = 0.05
+	// checkAgreeFactor and checkAgreeFloor set how far a fit may lie
 	// from a reference estimate and still agree with it:
 	//
-	//	Distance ≤ CheckAgreeFactor·(Spread + reference's Spread) + CheckAgreeFloor.
+	//	Distance ≤ checkAgreeFactor·(Spread + reference's Spread) + checkAgreeFloor.
 	//
-	CheckAgreeFactor = 2.0
-	CheckAgreeFloor  = 0.01
-	// CheckReferenceStable is the largest Spread of a reference that can
+	checkAgreeFactor = 2.0
+	checkAgreeFloor  = 0.01
+	// checkReferenceStable is the largest Spread of a reference that can
 	// vouch for a fit; a reference less stable than that agrees with
 	// nothing.
-	CheckReferenceStable = 0.15
+	checkReferenceStable = 0.15
 )
 
 // CheckOptions configure Check. The zero value means the defaults.
@@ -73,6 +75,9 @@ type CheckReport struct {
 	// remove, not a bias.
 	Refits []float64
 	Spread float64
+	// SpreadLimit is the largest Spread of a stable fit, 0.05; a fit with
+	// Spread > SpreadLimit is unstable, and so doubtful.
+	SpreadLimit float64
 	// RefitsFailed counts the refits that returned an error.
 	RefitsFailed int
 
@@ -101,10 +106,12 @@ type Agreement struct {
 	Refits []float64
 	Spread float64
 	// Limit is the largest Distance that counts as agreement,
-	// CheckAgreeFactor·(fit's Spread + Spread) + CheckAgreeFloor, and
-	// Agrees reports Distance ≤ Limit and Spread ≤ CheckReferenceStable.
-	Limit  float64
-	Agrees bool
+	// 2·(fit's Spread + Spread) + 0.01, SpreadLimit the largest Spread of
+	// a reference that can vouch for a fit, 0.15, and Agrees reports
+	// Distance ≤ Limit and Spread ≤ SpreadLimit.
+	Limit       float64
+	SpreadLimit float64
+	Agrees      bool
 	// Err is the reference's error message if its fit to the full data
 	// failed (Distance and Limit are then NaN and Agrees false).
 	Err string
@@ -119,7 +126,7 @@ type Agreement struct {
 //   - Stability: est is refitted to B random halves of the rows, and the
 //     subspace error ε between each refit and res.Basis is recorded.
 //     Their median, Spread, estimates the fit's sampling error. The fit
-//     is unstable when Spread > CheckStable.
+//     is unstable when Spread > 0.05 (CheckReport.SpreadLimit).
 //
 //   - Agreement: a fit of an estimator whose result can depend on the
 //     orientation of the columns (WFLSNGCA, LSNGCA, RobustWFLSNGCA, or an
@@ -129,10 +136,10 @@ type Agreement struct {
 //     its own refits on the same halves. The fit agrees with a reference
 //     when
 //
-//     ε(fit, reference) ≤ CheckAgreeFactor·(Spread + Spread_ref) + CheckAgreeFloor
+//     ε(fit, reference) ≤ 2·(Spread + Spread_ref) + 0.01
 //
 //     and the reference is itself stable enough to vouch for it,
-//     Spread_ref ≤ CheckReferenceStable. ε is a squared distance, so two
+//     Spread_ref ≤ 0.15. ε is a squared distance, so two
 //     sound estimates differ by about the sum of their errors, which the
 //     two Spreads estimate; a fit that is stable but biased, such as the
 //     published least-squares methods on data whose subspace is not along
@@ -207,6 +214,7 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 		return nil, fmt.Errorf("ngca: Check: every refit on %d of the %d rows failed: %w", n/2, n, err)
 	}
 	rep.Spread = median(rep.Refits)
+	rep.SpreadLimit = checkStable
 	for i, r := range runs {
 		if i > 0 {
 			if err := runFits(ctx, plan.workers, []*checkRun{r}, data, halves, tick); err != nil {
@@ -279,7 +287,7 @@ func checkReferences(est Estimator, m int) []Estimator {
 // agreement compares the reference fitted by r with the fit's basis,
 // whose Spread is spread.
 func (r *checkRun) agreement(basis *mat.Dense, spread float64) Agreement {
-	a := Agreement{Distance: math.NaN(), Limit: math.NaN()}
+	a := Agreement{Distance: math.NaN(), Limit: math.NaN(), SpreadLimit: checkReferenceStable}
 	full := r.results[0]
 	if r.errs[0] != nil || full == nil {
 		_, _, a.Method, _ = packageEstimator(r.est, nil)
@@ -290,17 +298,17 @@ func (r *checkRun) agreement(basis *mat.Dense, spread float64) Agreement {
 	a.Distance = SubspaceError(basis, full.Basis)
 	a.Refits, _, _ = r.refitErrors(full.Basis)
 	a.Spread = median(a.Refits)
-	a.Limit = CheckAgreeFactor*(spread+a.Spread) + CheckAgreeFloor
-	a.Agrees = a.Distance <= a.Limit && a.Spread <= CheckReferenceStable
+	a.Limit = checkAgreeFactor*(spread+a.Spread) + checkAgreeFloor
+	a.Agrees = a.Distance <= a.Limit && a.Spread <= a.SpreadLimit
 	return a
 }
 
 // judge sets the verdict and its reasons from the figures.
 func (rep *CheckReport) judge(b int) {
 	var reasons []string
-	if rep.Spread > CheckStable {
+	if rep.Spread > rep.SpreadLimit {
 		reasons = append(reasons, fmt.Sprintf("unstable: refits on half the rows differ from the fit by ε = %.3g (median of %d), above %g",
-			rep.Spread, b, CheckStable))
+			rep.Spread, b, rep.SpreadLimit))
 	}
 	agrees := len(rep.Agreements) == 0 // nothing to compare with: stability decides
 	var far []string
@@ -313,7 +321,7 @@ func (rep *CheckReport) judge(b int) {
 			far = append(far, fmt.Sprintf("%s failed (%s)", a.Method, a.Err))
 			continue
 		}
-		if a.Spread > CheckReferenceStable {
+		if a.Spread > a.SpreadLimit {
 			far = append(far, fmt.Sprintf("%s, itself unstable (spread %.2g), by ε = %.3g", a.Method, a.Spread, a.Distance))
 			continue
 		}

@@ -14,7 +14,7 @@ import (
 // return an error wrapping one of the package's sentinels, or a report
 // whose figures keep their contract (one ε in [0, 1] per refit, Spread not
 // NaN, one or two agreements, with IMAK and MIPP; Doubtful exactly when
-// Spread > CheckStable or the last reference disagrees), the same for
+// Spread > SpreadLimit or the last reference disagrees), the same for
 // three workers as for one.
 func FuzzCheck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -42,7 +42,7 @@ func FuzzCheck(f *testing.F) {
 				t.Fatalf("refit ε %v outside [0, 1]", e)
 			}
 		}
-		if math.IsNaN(rep.Spread) || rep.Doubtful != (rep.Spread > ngca.CheckStable || !rep.Agreements[len(rep.Agreements)-1].Agrees) {
+		if math.IsNaN(rep.Spread) || rep.Doubtful != (rep.Spread > rep.SpreadLimit || !rep.Agreements[len(rep.Agreements)-1].Agrees) {
 			t.Fatalf("verdict %v with spread %v and agreements %+v", rep.Doubtful, rep.Spread, rep.Agreements)
 		}
 		if fc.same {

@@ -24,26 +24,26 @@ const (
 type FamilyKind int
 
 const (
-	// GaussPow3 is s(z) = z³·exp(−z²/(2p)), p = σ² (default range
+	// FamilyGaussPow3 is s(z) = z³·exp(−z²/(2p)), p = σ² (default range
 	// [0.5, 5] for σ², as in the authors' script; the paper's §4.1 writes
 	// the range for σ).
-	GaussPow3 FamilyKind = iota
-	// Tanh is s(z) = tanh(p·z) (default range [0.05, 5]).
-	Tanh
-	// Sin is s(z) = sin(p·z) (default range [0.05, 4]).
-	Sin
-	// Cos is s(z) = cos(p·z) (default range [0.05, 4]).
-	Cos
+	FamilyGaussPow3 FamilyKind = iota
+	// FamilyTanh is s(z) = tanh(p·z) (default range [0.05, 5]).
+	FamilyTanh
+	// FamilySin is s(z) = sin(p·z) (default range [0.05, 4]).
+	FamilySin
+	// FamilyCos is s(z) = cos(p·z) (default range [0.05, 4]).
+	FamilyCos
 )
 
 var familyKinds = [...]struct {
 	name   string
 	lo, hi float64
 }{
-	GaussPow3: {"gauss-pow3", 0.5, 5},
-	Tanh:      {"tanh", 0.05, 5},
-	Sin:       {"sin", 0.05, 4},
-	Cos:       {"cos", 0.05, 4},
+	FamilyGaussPow3: {"gauss-pow3", 0.5, 5},
+	FamilyTanh:      {"tanh", 0.05, 5},
+	FamilySin:       {"sin", 0.05, 4},
+	FamilyCos:       {"cos", 0.05, 4},
 }
 
 // String returns the kind's name: "gauss-pow3", "tanh", "sin" or "cos".
@@ -76,9 +76,10 @@ type Family struct {
 	L int
 }
 
-// DefaultFamilies returns the four families of the paper's §4.1, in the order
-// MIPP uses when Families is nil: GaussPow3 with σ² ∈ [0.5, 5], Tanh with
-// a ∈ [0.05, 5], Sin and Cos with b ∈ [0.05, 4], 1000 functions each.
+// DefaultFamilies returns the four families of the paper's §4.1, in the
+// order MIPP uses when Families is nil: FamilyGaussPow3 with σ² ∈ [0.5, 5],
+// FamilyTanh with a ∈ [0.05, 5], FamilySin and FamilyCos with
+// b ∈ [0.05, 4], 1000 functions each.
 func DefaultFamilies() []Family {
 	fs := make([]Family, len(familyKinds))
 	for k, fk := range familyKinds {
@@ -178,7 +179,7 @@ type FamilyCount struct {
 //
 // Deviations from the authors' script: every β is normalised before the
 // threshold test, as the paper says, whereas the script normalises only the
-// GaussPow3 family (a bug); the random starts are drawn as above rather
+// FamilyGaussPow3 family (a bug); the random starts are drawn as above rather
 // than independently of the data; and the whitening is that of LSNGCA, on
 // standardised data. Iterations counts evaluations of β, as the script's
 // loop does: its default of 10 is 9 updates of w and a 10th evaluation of

@@ -75,12 +75,12 @@ func TestMIPPEquivariance(t *testing.T) {
 // their derivatives.
 func mippIndex(kind ngca.FamilyKind, p, z float64) (s, ds float64) {
 	switch kind {
-	case ngca.GaussPow3:
+	case ngca.FamilyGaussPow3:
 		e := math.Exp(-z * z / (2 * p))
 		return z * z * z * e, (3*z*z - z*z*z*z/p) * e
-	case ngca.Tanh:
+	case ngca.FamilyTanh:
 		return math.Tanh(p * z), p / (math.Cosh(p*z) * math.Cosh(p*z))
-	case ngca.Sin:
+	case ngca.FamilySin:
 		return math.Sin(p * z), p * math.Cos(p*z)
 	default:
 		return math.Cos(p * z), -p * math.Sin(p*z)
@@ -89,7 +89,7 @@ func mippIndex(kind ngca.FamilyKind, p, z float64) (s, ds float64) {
 
 func TestMIPPIndexDerivatives(t *testing.T) {
 	const h = 1e-5
-	for _, kind := range []ngca.FamilyKind{ngca.GaussPow3, ngca.Tanh, ngca.Sin, ngca.Cos} {
+	for _, kind := range []ngca.FamilyKind{ngca.FamilyGaussPow3, ngca.FamilyTanh, ngca.FamilySin, ngca.FamilyCos} {
 		for _, p := range []float64{0.05, 0.5, 2, 5} {
 			for _, z := range []float64{-3.1, -0.7, 0, 0.2, 1.3, 4} {
 				sp, _ := mippIndex(kind, p, z+h)
@@ -151,7 +151,7 @@ func TestMIPPOneFunction(t *testing.T) {
 	var y mat.Dense
 	y.Mul(z, &w)
 
-	for _, kind := range []ngca.FamilyKind{ngca.GaussPow3, ngca.Tanh, ngca.Sin, ngca.Cos} {
+	for _, kind := range []ngca.FamilyKind{ngca.FamilyGaussPow3, ngca.FamilyTanh, ngca.FamilySin, ngca.FamilyCos} {
 		for _, iters := range []int{1, 4} {
 			const p = 0.9
 			rng := rand.New(rand.NewPCG(1, 2))
@@ -241,9 +241,9 @@ func TestMIPPTooFewKept(t *testing.T) {
 		est  *ngca.MIPP
 		msg  string
 	}{
-		{"one function", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Tanh, Params: []float64{1}}}},
+		{"one function", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyTanh, Params: []float64{1}}}},
 			"only 1 of 1 index functions passed the threshold τ = 1.6, need at least Dim = 2"},
-		{"huge threshold", &ngca.MIPP{Dim: 2, Threshold: 1e6, Families: []ngca.Family{{Kind: ngca.GaussPow3, L: 20}, {Kind: ngca.Cos, L: 20}}},
+		{"huge threshold", &ngca.MIPP{Dim: 2, Threshold: 1e6, Families: []ngca.Family{{Kind: ngca.FamilyGaussPow3, L: 20}, {Kind: ngca.FamilyCos, L: 20}}},
 			"only 0 of 40 index functions passed the threshold τ = 1e+06, need at least Dim = 2"},
 	}
 	for _, tc := range tests {
@@ -258,7 +258,7 @@ func TestMIPPTooFewKept(t *testing.T) {
 		})
 	}
 	// One function is enough for Dim = 1.
-	fit(t, &ngca.MIPP{Dim: 1, Families: []ngca.Family{{Kind: ngca.Tanh, Params: []float64{1}}}}, x)
+	fit(t, &ngca.MIPP{Dim: 1, Families: []ngca.Family{{Kind: ngca.FamilyTanh, Params: []float64{1}}}}, x)
 }
 
 func TestMIPPBadConfig(t *testing.T) {
@@ -276,18 +276,18 @@ func TestMIPPBadConfig(t *testing.T) {
 		{"negative workers", &ngca.MIPP{Dim: 2, Workers: -2}, ngca.ErrParam},
 		{"unknown kind", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: 4}}}, ngca.ErrParam},
 		{"negative kind", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: -1}}}, ngca.ErrParam},
-		{"negative L", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Tanh, L: -5}}}, ngca.ErrParam},
-		{"Min > Max", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Sin, Min: 2, Max: 1}}}, ngca.ErrParam},
-		{"Min only", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Sin, Min: 0.5}}}, ngca.ErrParam},
-		{"Max only", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Sin, Max: 3}}}, ngca.ErrParam},
-		{"negative Min", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Cos, Min: -1, Max: 1}}}, ngca.ErrParam},
-		{"NaN Max", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Cos, Min: 1, Max: math.NaN()}}}, ngca.ErrParam},
-		{"Inf Max", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Cos, Min: 1, Max: math.Inf(1)}}}, ngca.ErrParam},
-		{"zero param", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.GaussPow3, Params: []float64{1, 0}}}}, ngca.ErrParam},
-		{"NaN param", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Tanh, Params: []float64{math.NaN()}}}}, ngca.ErrParam},
-		{"Params and L", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Tanh, Params: []float64{1, 2}, L: 2}}}, ngca.ErrParam},
-		{"Params and range", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Tanh, Params: []float64{1, 2}, Min: 1, Max: 2}}}, ngca.ErrParam},
-		{"second family bad", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.Tanh}, {Kind: ngca.Sin, L: -1}}}, ngca.ErrParam},
+		{"negative L", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyTanh, L: -5}}}, ngca.ErrParam},
+		{"Min > Max", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilySin, Min: 2, Max: 1}}}, ngca.ErrParam},
+		{"Min only", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilySin, Min: 0.5}}}, ngca.ErrParam},
+		{"Max only", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilySin, Max: 3}}}, ngca.ErrParam},
+		{"negative Min", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyCos, Min: -1, Max: 1}}}, ngca.ErrParam},
+		{"NaN Max", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyCos, Min: 1, Max: math.NaN()}}}, ngca.ErrParam},
+		{"Inf Max", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyCos, Min: 1, Max: math.Inf(1)}}}, ngca.ErrParam},
+		{"zero param", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyGaussPow3, Params: []float64{1, 0}}}}, ngca.ErrParam},
+		{"NaN param", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyTanh, Params: []float64{math.NaN()}}}}, ngca.ErrParam},
+		{"Params and L", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyTanh, Params: []float64{1, 2}, L: 2}}}, ngca.ErrParam},
+		{"Params and range", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyTanh, Params: []float64{1, 2}, Min: 1, Max: 2}}}, ngca.ErrParam},
+		{"second family bad", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyTanh}, {Kind: ngca.FamilySin, L: -1}}}, ngca.ErrParam},
 		// Whitening needs more rows than columns.
 		{"n = d", &ngca.MIPP{Dim: 2}, ngca.ErrSamples},
 	}
@@ -348,16 +348,16 @@ func TestMIPPKept(t *testing.T) {
 	// The zero-valued families are the defaults, in the same order.
 	def := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: ngca.DefaultFamilies()}, x)
 	zero := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{
-		{Kind: ngca.GaussPow3}, {Kind: ngca.Tanh}, {Kind: ngca.Sin}, {Kind: ngca.Cos}}}, x)
+		{Kind: ngca.FamilyGaussPow3}, {Kind: ngca.FamilyTanh}, {Kind: ngca.FamilySin}, {Kind: ngca.FamilyCos}}}, x)
 	if !sameResult(def, res) || !sameResult(zero, res) || !reflect.DeepEqual(def.Report.(*ngca.MIPPReport).Kept, res.Report.(*ngca.MIPPReport).Kept) {
 		t.Error("DefaultFamilies() or zero-valued families differ from the nil default")
 	}
 
 	// Custom families: an explicit list, a range, a single value.
 	custom := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{
-		{Kind: ngca.Tanh, Params: []float64{0.5, 1, 2}},
-		{Kind: ngca.GaussPow3, Min: 1, Max: 2, L: 50},
-		{Kind: ngca.Sin, Min: 1, Max: 1, L: 1},
+		{Kind: ngca.FamilyTanh, Params: []float64{0.5, 1, 2}},
+		{Kind: ngca.FamilyGaussPow3, Min: 1, Max: 2, L: 50},
+		{Kind: ngca.FamilySin, Min: 1, Max: 1, L: 1},
 	}}, x)
 	for i, want := range []struct {
 		name  string
@@ -369,8 +369,8 @@ func TestMIPPKept(t *testing.T) {
 	}
 
 	// A range is L evenly spaced values, endpoints included.
-	ranged := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{{Kind: ngca.Tanh, Min: 0.5, Max: 2, L: 4}}}, x)
-	listed := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{{Kind: ngca.Tanh, Params: []float64{0.5, 1, 1.5, 2}}}}, x)
+	ranged := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{{Kind: ngca.FamilyTanh, Min: 0.5, Max: 2, L: 4}}}, x)
+	listed := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{{Kind: ngca.FamilyTanh, Params: []float64{0.5, 1, 1.5, 2}}}}, x)
 	if !sameResult(ranged, listed) {
 		t.Error("range [0.5, 2] with L = 4 differs from the list 0.5, 1, 1.5, 2")
 	}
@@ -378,10 +378,10 @@ func TestMIPPKept(t *testing.T) {
 
 func TestDefaultFamilies(t *testing.T) {
 	want := []ngca.Family{
-		{Kind: ngca.GaussPow3, Min: 0.5, Max: 5, L: 1000},
-		{Kind: ngca.Tanh, Min: 0.05, Max: 5, L: 1000},
-		{Kind: ngca.Sin, Min: 0.05, Max: 4, L: 1000},
-		{Kind: ngca.Cos, Min: 0.05, Max: 4, L: 1000},
+		{Kind: ngca.FamilyGaussPow3, Min: 0.5, Max: 5, L: 1000},
+		{Kind: ngca.FamilyTanh, Min: 0.05, Max: 5, L: 1000},
+		{Kind: ngca.FamilySin, Min: 0.05, Max: 4, L: 1000},
+		{Kind: ngca.FamilyCos, Min: 0.05, Max: 4, L: 1000},
 	}
 	if got := ngca.DefaultFamilies(); !reflect.DeepEqual(got, want) {
 		t.Errorf("DefaultFamilies() = %v, want %v", got, want)

@@ -119,16 +119,16 @@ func tanhLanesGo(z []float64, p *[mippLanes]float64, s, ds []float64, sum *[mipp
 func laneValues(kind FamilyKind, p *[mippLanes]float64, z, s, ds []float64, sum *[mippLanes]float64) {
 	var part [mippLanes]float64
 	switch kind {
-	case GaussPow3:
+	case FamilyGaussPow3:
 		var ip [mippLanes]float64
 		for l, v := range p {
 			ip[l] = 1 / v
 		}
 		gaussLanes(z, &ip, s, ds, &part)
-	case Tanh:
+	case FamilyTanh:
 		tanhLanes(z, p, s, ds, &part)
-	case Sin, Cos:
-		q0 := uint64(kind - Sin) // cos x = sin(x + π/2), −sin x = cos(x + π/2)
+	case FamilySin, FamilyCos:
+		q0 := uint64(kind - FamilySin) // cos x = sin(x + π/2), −sin x = cos(x + π/2)
 		if sincosLanes(z, p, q0, s, ds, &part) {
 			sincosLanesStd(z, p, q0, s, ds, &part)
 		}

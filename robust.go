@@ -9,6 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ngca-go/ngca/internal/tuned"
 )
 
 // RobustPath names the estimates of the robust variant of WF-LSNGCA.
@@ -16,8 +18,8 @@ type RobustPath int
 
 const (
 	// RobustAdaptive computes both estimates and returns the axes estimate
-	// only if the equivariant estimate's uncertainty covers it (the
-	// default).
+	// if it passes the test and the guard described at RobustWFLSNGCA,
+	// otherwise the equivariant estimate (the default).
 	RobustAdaptive RobustPath = iota
 	// RobustAxes computes and returns the axes estimate only.
 	RobustAxes
@@ -38,22 +40,15 @@ func (p RobustPath) String() string {
 	return fmt.Sprintf("RobustPath(%d)", int(p))
 }
 
-// RobustLevel is the level of the robust variant's test of the axes
-// estimate: the adaptive path returns the axes estimate only if the test
-// of "the frame has no tilt at the axes estimate" has a p-value of at
-// least RobustLevel (and the axes estimate is not far from the
-// equivariant estimate; see RobustWFLSNGCA).
-const RobustLevel = 0.01
-
-// RobustMaxDistance bounds the Distance (RobustReport) of an axes
-// estimate the robust variant's adaptive path returns: the Wald distance
-// of the axes estimate from the equivariant estimate, in units of its
-// degrees of freedom. In the orientation study, exact axes estimates
-// (support recovery) sat at a median of 1.3 and a 90th percentile of 2.7,
-// because the equivariant estimate's covariance understates its error,
-// while every axes estimate outside the study's bound that the test
-// passed sat at 21.6 or more (docs/robust.md).
-const RobustMaxDistance = 4
+// robustLevel is the level of the adaptive path's test of the axes
+// estimate (RobustReport.Level), and robustMaxDistance the bound on the
+// Distance of an axes estimate that the path returns
+// (RobustReport.MaxDistance); docs/robust.md gives the measurements they
+// rest on and the command that reproduces them.
+const (
+	robustLevel       = tuned.RobustLevel
+	robustMaxDistance = tuned.RobustMaxDistance
+)
 
 // RobustWFLSNGCA is a robust variant of WF-LSNGCA (WFLSNGCA), designed
 // and measured in this project (docs/robust.md); it is not a published
@@ -89,19 +84,18 @@ const RobustMaxDistance = 4
 //     otherwise the equivariant estimate. The test: one more refinement
 //     step runs at the axes estimate's own frame, and the Wald statistic
 //     of "no tilt there", W = Δ̂ᵀ Cov(Δ̂)⁻¹ Δ̂, must not reject at level
-//     RobustLevel against χ² with (d − Dim)·Dim degrees of freedom. If the
+//     0.01 against χ² with (d − Dim)·Dim degrees of freedom. If the
 //     axes estimate is the index space, the tilt there is zero whatever
-//     the equivariant estimate's own error, and W follows χ² (its mean
-//     over DF measured at 1.0 to 1.3). The guard: that test sees small
+//     the equivariant estimate's own error, and W follows χ². The guard: that test sees small
 //     tilts, not a direction the axes estimate misses altogether, and has
 //     little power on heavy-tailed signals; so the Wald distance of the
 //     axes estimate from the equivariant estimate,
 //     Distance = (T − Δ̂_eq)ᵀ Cov(Δ̂_eq)⁻¹ (T − Δ̂_eq) / DF with T the axes
 //     estimate's tilt in the equivariant estimate's last frame, must not
-//     exceed RobustMaxDistance. That distance is no test (the refinement
-//     keeps a part of its start's error that its covariance does not
-//     count, so exact axes estimates sit at 1 to 3 on it), but a bound
-//     measured in the orientation study (docs/robust.md).
+//     exceed 4. That distance is no test (the refinement keeps a part of
+//     its start's error that its covariance does not count, so exact axes
+//     estimates sit above 1 on it), but a bound measured in the
+//     orientation study (docs/robust.md).
 //
 // The variant needs more rows than columns and a covariance matrix that
 // can be inverted (ErrSamples, ErrSingular otherwise), as MIPP does, and
@@ -160,10 +154,13 @@ type RobustReport struct {
 	DF      int
 	// Distance is the Wald distance of the axes estimate from the
 	// equivariant estimate in units of DF. The axes estimate is returned
-	// when P ≥ RobustLevel and Distance ≤ RobustMaxDistance. Distance is
+	// when P ≥ Level and Distance ≤ MaxDistance. Distance is
 	// +Inf when the axes estimate is orthogonal to part of the equivariant
 	// estimate's frame, and NaN if only one path ran.
 	Distance float64
+	// Level and MaxDistance are the limits of the adaptive path's
+	// decision, 0.01 and 4 (zero if the adaptive path did not run).
+	Level, MaxDistance float64
 	// Refined reports whether the equivariant estimate is the refined
 	// frame; it is MIPP's start when the refinement did not move it by
 	// more than its own sampling error.
@@ -326,6 +323,7 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 // rep's Wald, DF, P and Distance and its CV with the test's stages, and
 // reports whether the axes estimate passes both.
 func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *RobustReport) (bool, error) {
+	rep.Level, rep.MaxDistance = robustLevel, robustMaxDistance
 	w, df := eq.wald(axes)
 	rep.Distance = w / float64(df)
 	aw, err := eq.wh.toWhitened(axes)
@@ -348,5 +346,5 @@ func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *Rob
 	}
 	rep.Wald, rep.DF = test.wald(eq.wh, axes)
 	rep.P = 1 - distuv.ChiSquared{K: float64(rep.DF)}.CDF(rep.Wald)
-	return rep.P >= RobustLevel && rep.Distance <= RobustMaxDistance, nil
+	return rep.P >= rep.Level && rep.Distance <= rep.MaxDistance, nil
 }

@@ -35,7 +35,7 @@ func discData(rng *rand.Rand, n, d int) (x, truth *mat.Dense) {
 // the index space passes both; a basis turned 0.4 rad toward a noise
 // column (ε = 0.076, several times the equivariant estimate's error)
 // fails; one that misses a signal direction altogether (e₀, e₅), which
-// the test cannot see, is far beyond RobustMaxDistance.
+// the test cannot see, is far beyond robustMaxDistance.
 func TestAxesChecks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits the equivariant estimate at d = 30")
@@ -78,8 +78,8 @@ func TestAxesChecks(t *testing.T) {
 		if keep, rep := check(turned(0.4, 5)); keep {
 			t.Errorf("seed %d: turned 0.4 rad kept: p = %.3g, Distance %.3g", seed, rep.P, rep.Distance)
 		}
-		if keep, rep := check(turned(math.Pi/2, 5)); keep || !(rep.Distance > 5*RobustMaxDistance) {
-			t.Errorf("seed %d: missed direction: kept %v, Distance %.3g, want above %d", seed, keep, rep.Distance, 5*RobustMaxDistance)
+		if keep, rep := check(turned(math.Pi/2, 5)); keep || !(rep.Distance > 5*robustMaxDistance) {
+			t.Errorf("seed %d: missed direction: kept %v, Distance %.3g, want above %d", seed, keep, rep.Distance, 5*robustMaxDistance)
 		}
 	}
 }

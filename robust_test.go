@@ -82,7 +82,7 @@ func median(v []float64) float64 {
 // axes estimate keeps it on most seeds, and on every seed it stays within
 // the orientation study's bound, ε ≤ 2·ε_MIPP + 0.01, also when the test
 // rejects the axes estimate (a false rejection, at a rate above the
-// nominal RobustLevel; docs/robust.md).
+// nominal level 0.01; docs/robust.md).
 func TestRobustAligned(t *testing.T) {
 	seeds := 5
 	if testing.Short() {
@@ -135,7 +135,7 @@ func TestRobustReport(t *testing.T) {
 	if r == nil || r.Axes == nil || r.Equivariant == nil || math.IsNaN(r.Wald) || math.IsNaN(r.Distance) || r.DF != 8 || len(r.KernelCoords) != 4 {
 		t.Fatalf("incomplete report %+v", r)
 	}
-	if r.Path != ngca.RobustEquivariant || (r.P >= ngca.RobustLevel && r.Distance <= 20) {
+	if r.Path != ngca.RobustEquivariant || (r.P >= r.Level && r.Distance <= 20) {
 		t.Errorf("rotated data: path %v with p = %.3g and Distance %.3g, want the equivariant estimate", r.Path, r.P, r.Distance)
 	}
 	if want := 1 - (distuv.ChiSquared{K: float64(r.DF)}).CDF(r.Wald); r.P != want {

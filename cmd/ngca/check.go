@@ -58,15 +58,15 @@ func writeCheck(w io.Writer, m methods.Method, rep *ngca.CheckReport) {
 		verdict = "doubtful"
 	}
 	stability := fmt.Sprintf("refits on half the rows move the subspace by ε = %.2g (median of %d)", rep.Spread, len(rep.Refits))
-	if rep.Spread > ngca.CheckStable {
-		stability += fmt.Sprintf(", more than %g: unstable", ngca.CheckStable)
+	if rep.Spread > rep.SpreadLimit {
+		stability += fmt.Sprintf(", more than %g: unstable", rep.SpreadLimit)
 	}
 	evidence := []string{stability}
 	for _, a := range rep.Agreements {
 		switch {
 		case a.Err != "":
 			evidence = append(evidence, fmt.Sprintf("%s failed: %s", a.Method, a.Err))
-		case a.Spread > ngca.CheckReferenceStable:
+		case a.Spread > a.SpreadLimit:
 			evidence = append(evidence, fmt.Sprintf("%s is too unstable to compare with (spread %.2g, ε = %.2g)", a.Method, a.Spread, a.Distance))
 		case a.Agrees:
 			evidence = append(evidence, fmt.Sprintf("agrees with %s (ε = %.2g, normal up to %.2g)", a.Method, a.Distance, a.Limit))
@@ -96,7 +96,7 @@ func checkAdvice(m methods.Method, rep *ngca.CheckReport) string {
 	case disagrees:
 		tips = append(tips, "-method mipp")
 	}
-	if rep.Spread > ngca.CheckStable {
+	if rep.Spread > rep.SpreadLimit {
 		tips = append(tips, "more rows")
 	}
 	tips = append(tips, `another -dim ("ngca dim" tests it)`)

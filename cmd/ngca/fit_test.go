@@ -17,6 +17,7 @@ import (
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/methods"
+	"github.com/ngca-go/ngca/internal/tuned"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -203,7 +204,7 @@ func checkReportJSON(t *testing.T, key string, j map[string]any, rep ngca.Report
 // TestFitDocRobustBounds: the help's account of the robust block quotes
 // the library's current level and Distance bound.
 func TestFitDocRobustBounds(t *testing.T) {
-	want := fmt.Sprintf("p ≥ %v and distance ≤ %v", ngca.RobustLevel, ngca.RobustMaxDistance)
+	want := fmt.Sprintf("p ≥ %v and distance ≤ %v", tuned.RobustLevel, tuned.RobustMaxDistance)
 	if !strings.Contains(fitDoc, want) {
 		t.Errorf("fit's help does not say %q", want)
 	}

@@ -108,7 +108,7 @@ func printGrid(path string) error {
 		}
 	}
 	fmt.Printf("%d fits: %d bad (ε > 0.1), %d good (ε < 0.01)\n\n", len(fits), bad, good)
-	fmt.Println("| B | τ (CheckStable) | k (CheckAgreeFactor) | reference limit | bad doubtful | good doubtful |")
+	fmt.Println("| B | τ (checkStable) | k (checkAgreeFactor) | reference limit | bad doubtful | good doubtful |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, b := range []int{4, 6, 8} {
 		for _, stable := range []float64{0.03, 0.05, 0.1} {

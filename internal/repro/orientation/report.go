@@ -13,6 +13,7 @@ import (
 	"github.com/ngca-go/ngca/internal/atomicfile"
 	"github.com/ngca-go/ngca/internal/repro"
 	"github.com/ngca-go/ngca/internal/synth"
+	"github.com/ngca-go/ngca/internal/tuned"
 )
 
 const turnMix = synth.Turn
@@ -313,15 +314,15 @@ func (a *analysis) writeDecisions(b *strings.Builder) {
 }
 
 // writeChecks writes, per block, how the robust variant's two checks of
-// the axes estimate (the test at the axes frame at level ngca.RobustLevel and
+// the axes estimate (the test at the axes frame at level tuned.RobustLevel and
 // the Distance bound) treated right axes estimates (ε no larger than the
 // equivariant estimate's) and wrong ones (ε > 2·ε_equivariant + 0.01).
 func (a *analysis) writeChecks(b *strings.Builder) {
 	if !slices.Contains(a.methods, robustKey) {
 		return
 	}
-	fmt.Fprintf(b, "Checks of the axes estimate. **Right**: ε_axes ≤ ε_equivariant; **wrong**: ε_axes > 2·ε_equivariant + 0.01. The axes estimate is returned when the test's p ≥ %g and its Distance from the equivariant estimate ≤ %v (in units of the degrees of freedom).\n\n", ngca.RobustLevel, ngca.RobustMaxDistance)
-	fmt.Fprintf(b, "| block | right: fits | test rejects | Distance > %[1]v | largest Distance | wrong: fits | Distance ≤ %[1]v | test passes too (kept) | smallest Distance |\n|---|---|---|---|---|---|---|---|---|\n", ngca.RobustMaxDistance)
+	fmt.Fprintf(b, "Checks of the axes estimate. **Right**: ε_axes ≤ ε_equivariant; **wrong**: ε_axes > 2·ε_equivariant + 0.01. The axes estimate is returned when the test's p ≥ %g and its Distance from the equivariant estimate ≤ %v (in units of the degrees of freedom).\n\n", tuned.RobustLevel, tuned.RobustMaxDistance)
+	fmt.Fprintf(b, "| block | right: fits | test rejects | Distance > %[1]v | largest Distance | wrong: fits | Distance ≤ %[1]v | test passes too (kept) | smallest Distance |\n|---|---|---|---|---|---|---|---|---|\n", tuned.RobustMaxDistance)
 	for _, block := range a.blocks() {
 		var right, rightRej, rightFar, wrong, wrongNear, wrongKept int
 		top, bottom := math.NaN(), math.NaN()
@@ -332,16 +333,16 @@ func (a *analysis) writeChecks(b *strings.Builder) {
 			switch {
 			case r.EpsilonAxes <= r.EpsilonEquivar:
 				right++
-				if !(r.P >= ngca.RobustLevel) {
+				if !(r.P >= tuned.RobustLevel) {
 					rightRej++
 				}
-				if !(r.Distance <= ngca.RobustMaxDistance) {
+				if !(r.Distance <= tuned.RobustMaxDistance) {
 					rightFar++
 				}
 				top = maxNaN(top, r.Distance)
 			case r.EpsilonAxes > 2*r.EpsilonEquivar+0.01:
 				wrong++
-				if r.Distance <= ngca.RobustMaxDistance {
+				if r.Distance <= tuned.RobustMaxDistance {
 					wrongNear++
 				}
 				if r.Path == axesPath {

@@ -22,6 +22,7 @@ import (
 	"github.com/ngca-go/ngca/internal/atomicfile"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/repro"
+	"github.com/ngca-go/ngca/internal/tuned"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -379,7 +380,7 @@ func (c *Config) meanTable(b *strings.Builder, t *tally, m Method) {
 // decisionTable writes how often the robust variant returned its
 // equivariant estimate, and the range of its test's p-value.
 func (c *Config) decisionTable(b *strings.Builder, t *tally) {
-	fmt.Fprintf(b, "### Decisions of WF-LSNGCA robust\n\nFits that returned the equivariant estimate, and the range of the p-value of the test of the axes estimate (the axes estimate is kept when p ≥ %g).\n\n| cell | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|\n", ngca.RobustLevel)
+	fmt.Fprintf(b, "### Decisions of WF-LSNGCA robust\n\nFits that returned the equivariant estimate, and the range of the p-value of the test of the axes estimate (the axes estimate is kept when p ≥ %g).\n\n| cell | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|\n", tuned.RobustLevel)
 	for _, cell := range c.Cells {
 		fmt.Fprintf(b, "| %s |", cell.Name)
 		for _, dist := range c.Dists {
