@@ -148,14 +148,10 @@ type Agreement struct {
 // The fit is Doubtful when it is unstable or agrees with no reference.
 // Fits of the equivariant estimators (MIPP, IMAK, SNGCA) are judged by
 // their stability alone: they have no orientation to be biased by, and on
-// the fits the thresholds were chosen on every wrong one was unstable (54
-// of 54) while a reference added no wrong fit and called 3 of MIPP's 45
-// right fits doubtful (and MIPP, IMAK's only possible reference, costs
-// some 70 IMAK fits). Separation is reported and named in the reasons
-// when it is below WeakSeparation, but it does not decide the verdict: on
-// the fits the thresholds were chosen on, it would have caught 3 more of
-// 227 wrong fits and called 6 more of 186 right ones doubtful
-// (docs/check.md).
+// the fits the thresholds were chosen on a reference caught no wrong fit
+// that stability missed. Separation is reported and named in the reasons
+// when it is below WeakSeparation, but it does not decide the verdict
+// (docs/check.md gives the evidence for both choices).
 //
 // A package estimator is refitted with its own settings, one worker per
 // refit, and a source seeded from opts.Src for each refit, so the report

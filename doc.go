@@ -27,42 +27,35 @@
 //   - WFLSNGCA, whitening-free least-squares NGCA (Shiino, Sasaki, Niu and
 //     Sugiyama, ACML 2017), estimates v(x) = ∇log p(x) − ∇²log p(x)·x, which
 //     lies in E, by two least-squares fits in a Gaussian-derivative basis,
-//     with no whitening and no hand-designed index functions. On the
-//     paper's data with moderately conditioned covariance (condition number
-//     up to about 70) it is the most accurate estimator here, typically by
-//     an order of magnitude. It costs about twice as much as LSNGCA. As
-//     implemented faithfully it breaks down on strongly ill-conditioned
-//     data (ε near 1 at condition numbers of a few hundred and beyond, as
-//     with the authors' own code), contrary to the paper's claim; LSNGCA
-//     stays accurate there.
+//     with no whitening and no hand-designed index functions. On data whose
+//     non-Gaussian subspace lies along the columns and whose covariance is
+//     moderately conditioned it is the most accurate of the published
+//     methods here. Implemented faithfully, it degrades as the covariance
+//     grows ill-conditioned, as the authors' own code does, contrary to the
+//     paper's claim (docs/results.md, Figure 4).
 //   - RobustWFLSNGCA is this library's robust variant of WF-LSNGCA, not a
-//     published method, documented with its measurements in
-//     docs/robust.md. It computes two estimates: an axes estimate
-//     (WF-LSNGCA on top of the Gaussian score of the sample covariance,
-//     with kernels on the significant coordinates and the others set to
-//     zero), exact when the non-Gaussian subspace lies along the columns;
-//     and an equivariant estimate (MIPP refined by a least-squares
-//     correction of its frame). It returns the axes estimate only if a
-//     test finds no tilt of the index space at it and it lies near the
-//     equivariant estimate (RobustMaxDistance), so it is never much worse
-//     than the equivariant estimate: on the orientation study's 268 cells
-//     (docs/orientation/) every fit stayed within ε ≤ 2·ε_MIPP + 0.01 of
-//     MIPP on the same data, while it keeps WF-LSNGCA's exactness on
-//     aligned and ill-conditioned data (median ε 0 in every aligned cell
-//     at r = 0, d = 10 and 30). It costs 2 to 2.5 times the faithful
-//     method, at d = 10 and at d = 100.
+//     published method (docs/robust.md). It computes two estimates: an
+//     axes estimate (WF-LSNGCA on top of the Gaussian score of the sample
+//     covariance, with kernels on the significant coordinates and the
+//     others set to zero), exact when the non-Gaussian subspace lies along
+//     the columns, however ill-conditioned the covariance; and an
+//     equivariant estimate (MIPP refined by a least-squares correction of
+//     its frame). It returns the axes estimate only if a test finds no
+//     tilt of the index space at it and it lies near the equivariant
+//     estimate, so that its error is bounded by the equivariant
+//     estimate's whatever the orientation of the subspace
+//     (docs/orientation/).
 //   - LSNGCA, least-squares NGCA (Sasaki, Niu and Sugiyama, AISTATS 2016),
 //     whitens the data and estimates ∇log p(y) + y, which lies in E for
-//     whitened y, by one least-squares fit. It is less accurate than
-//     WF-LSNGCA on well-conditioned data, but more robust to
-//     ill-conditioning, and it cannot run when the covariance is singular.
+//     whitened y, by one least-squares fit. On well-conditioned data it is
+//     less accurate than WF-LSNGCA; on ill-conditioned data it degrades
+//     less.
 //   - MIPP, multi-index projection pursuit (Blanchard et al., JMLR 2006),
 //     the first NGCA algorithm, whitens the data and runs FastICA-style
 //     iterations of 4000 hand-designed index functions, keeping the
 //     resulting vectors with a high signal-to-noise ratio. It is fast and,
-//     unlike the least-squares estimators, equivariant under rotations of
-//     the data, but less accurate on the paper's data and, through
-//     whitening, the most sensitive of the three to ill-conditioning.
+//     unlike the least-squares estimators, equivariant under invertible
+//     linear maps of the data.
 //   - IMAK, iterative metric adaptation for radial kernel functions
 //     (Kawanabe, Sugiyama, Blanchard and Müller, AISM 2007), and SNGCA,
 //     sparse NGCA (Diederichs, Juditsky, Spokoiny and Schütte, IEEE TIT
@@ -73,10 +66,13 @@
 //     each type's documentation and docs/imak.md and docs/sngca.md saying
 //     which parts are which. IMAK whitens and adapts the metric of a
 //     radial kernel over passes; it is deterministic, exactly equivariant
-//     under invertible linear maps and costs milliseconds. SNGCA does not
+//     under invertible linear maps and the cheapest here. SNGCA does not
 //     whiten: a linear constraint on its test functions removes the
 //     covariance, and a semidefinite program (or the 2010 ℓ1 projection)
 //     finds the subspace; it is equivariant too, and the slowest here.
+//
+// Measured accuracy, cost and the commands that reproduce them are in the
+// repository's docs/ folder, not in this documentation.
 //
 // EstimateDim tests how many non-Gaussian dimensions the data have, and
 // Result.Separation says how clearly a fit's subspace stands out of its
@@ -99,13 +95,26 @@
 // along that coordinate's axis, so their estimates are equivariant under
 // permutations, sign flips and rescalings of the columns but not under
 // general rotations of the data: as published, they need the non-Gaussian
-// subspace along the columns, as in all of the paper's experiments. Once
-// it is mixed with other columns they are wrong: in the orientation study
-// (docs/orientation/), over nine signals at n = 2000, d = 10, r = 0, their median
-// ε is 0.04 to 0.18 (WF-LSNGCA) and 0.009 to 0.22 (LSNGCA) once the signal
-// is mixed with a single noise column, and 0.37 to 0.66 and 0.09 to 0.75
-// when it is turned with all of them, where MIPP's is 3e-4 to 0.01. MIPP,
-// IMAK and SNGCA are equivariant under any invertible linear map.
+// subspace along the columns, as in all of the paper's experiments, and
+// are biased once it is mixed with other columns (docs/orientation/).
+// MIPP, IMAK and SNGCA are equivariant under any invertible linear map.
+//
+// # Ill-conditioned and singular data
+//
+// Every estimator first standardises the columns, so their scales do not
+// matter. What matters is the conditioning of the correlation matrix:
+//
+//   - Ill-conditioned but full-rank data (strongly correlated columns) are
+//     fitted by every estimator. The estimators that whiten (LSNGCA, MIPP,
+//     IMAK) lose accuracy as the condition number grows, and so does the
+//     faithful WF-LSNGCA, as the paper's own code does; RobustWFLSNGCA's
+//     axes estimate, which models the Gaussian part by the sample
+//     covariance, does not.
+//   - Singular data, in which a column is a copy or a linear combination
+//     of others to within rounding, have a degenerate density that no
+//     estimator's model describes, and n ≤ d rows leave the covariance
+//     singular too. Every estimator returns an error: ErrSingular naming
+//     the dependent column, or ErrSamples for too few rows.
 //
 // # Conventions
 //
@@ -129,10 +138,17 @@
 // number of workers. A nil Src means a fixed seed. The package never
 // prints; progress is reported through an optional callback.
 //
-// Fit never modifies the estimator, so one estimator value may serve
-// concurrent Fit calls only if its Src is nil (each fit then starts from
-// rand.NewPCG(0, 0)): a rand.Source is not safe for concurrent use, so
-// goroutines that want different seeds need estimator values of their own.
+// # Reuse and repeatable fits
+//
+// Fit never modifies its input or the estimator struct, but it draws from
+// the estimator's Src, and a rand.Source has state: a second Fit of the
+// same estimator value continues the source's stream and so, in general,
+// returns a different (equally valid) estimate. For repeatable fits, give
+// each Fit a source seeded afresh (est.Src = rand.NewPCG(1, 2) before each
+// call), or leave Src nil: every fit then starts from rand.NewPCG(0, 0)
+// and the same data give the same result. A rand.Source is not safe for
+// concurrent use, so one estimator value may serve concurrent Fit calls
+// only if its Src is nil. IMAK draws nothing and is always repeatable.
 //
 // # Errors
 //

@@ -214,6 +214,7 @@ type MIPP struct {
 	// Fit draws from it on the calling goroutine, so fitting twice
 	// continues the stream; a Source must not be shared by concurrent fits.
 	// nil means a new rand.NewPCG(0, 0) for every fit.
+	// To repeat a fit, give each Fit a freshly seeded source.
 	Src rand.Source
 	// Workers is the number of goroutines; 0 means GOMAXPROCS, 1 means
 	// serial. Results are bit-identical for any value.

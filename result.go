@@ -92,11 +92,9 @@ func (r *Result) ProjectTo(dst *mat.Dense, x mat.Matrix) {
 // WeakSeparation is the value of Result.Separation below which a fit's
 // subspace is weakly separated from the rest of the spectrum and should
 // not be trusted without a check (another Dim, another estimator, more
-// rows; EstimateDim tests Dim). On the paper's artificial data (n = 2000,
-// d = 10) every fit with subspace error ε ≤ 0.05 had λ₂/λ₃ ≥ 15 and every
-// failed one λ₂/λ₃ < 6; 10 lies between the two. Away from those data the
-// ratio misses many wrong fits (a quarter of those of Check's
-// calibration); Check judges a fit itself.
+// rows; EstimateDim tests Dim). The value separates right from wrong fits
+// on the paper's artificial data; elsewhere the ratio misses many wrong
+// fits (docs/dim.md), and Check judges a fit itself.
 const WeakSeparation = 10
 
 // Separation returns how clearly the spectrum separates the fitted

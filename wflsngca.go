@@ -37,8 +37,10 @@ import (
 // (here a random subset), and its stage-2 refit divides S by the last fold's
 // training size instead of n (here by n).
 //
-// Not whitening the data makes WF-LSNGCA reliable on ill-conditioned data,
-// but not on rank-deficient data, whose density is degenerate: a column
+// WF-LSNGCA does not whiten, but as implemented faithfully it still loses
+// accuracy as the covariance grows ill-conditioned (see the package doc,
+// Ill-conditioned and singular data). Rank-deficient data have a
+// degenerate density: a column
 // that is a copy of another, up to scale and shift, or a linear
 // combination of others (to within the data's rounding error) is an
 // ErrSingular error naming it, since the fit would otherwise take the
@@ -80,6 +82,7 @@ type WFLSNGCA struct {
 	// Fit draws from it on the calling goroutine, so fitting twice
 	// continues the stream; a Source must not be shared by concurrent fits.
 	// nil means a new rand.NewPCG(0, 0) for every fit.
+	// To repeat a fit, give each Fit a freshly seeded source.
 	Src rand.Source
 	// Workers is the number of goroutines; 0 means GOMAXPROCS, 1 means
 	// serial. Results are bit-identical for any value.
