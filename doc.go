@@ -111,10 +111,13 @@
 //     axes estimate, which models the Gaussian part by the sample
 //     covariance, does not.
 //   - Singular data, in which a column is a copy or a linear combination
-//     of others to within rounding, have a degenerate density that no
-//     estimator's model describes, and n ≤ d rows leave the covariance
-//     singular too. Every estimator returns an error: ErrSingular naming
-//     the dependent column, or ErrSamples for too few rows.
+//     of others to within rounding (a one-hot group that sums to one, a
+//     total beside its parts), lie in a subspace of lower dimension, on
+//     which the NGCA model has no density. Every estimator leaves each
+//     such column out, fits the others, returns a basis with zero rows for
+//     the columns left out, and lists them in Result.Dependent. A constant
+//     column is an ErrConstant error instead, and with n ≤ d rows the
+//     covariance is singular whatever the columns: ErrSamples.
 //
 // # Conventions
 //
@@ -155,11 +158,7 @@
 // Invalid data or configuration returns an error wrapping one of the
 // sentinels ErrShape, ErrDim, ErrSamples, ErrNonFinite, ErrConstant,
 // ErrParam or ErrSingular; a cancelled context returns an error for which
-// errors.Is(err, context.Canceled) holds. Rank-deficient data, with a
-// column that is a copy or a linear combination of others, have a
-// degenerate density that no estimator's model describes: with more rows
-// than columns every estimator returns an ErrSingular error naming the
-// column (see each estimator for fewer rows). Within a cross-validation
+// errors.Is(err, context.Canceled) holds. Within a cross-validation
 // grid a candidate whose solve fails is not an error: it scores +Inf and
 // shows in the reported score grid.
 package ngca

@@ -65,9 +65,10 @@ const (
 // into a rotation, with which the kernels, the metric and Ĝ turn, so that
 // the subspace becomes A⁻ᵀ times the one estimated from x, up to rounding.
 // Whitening needs more rows than columns; fewer are reported as
-// ErrSamples, and a singular covariance or rank-deficient data as
-// ErrSingular, as is a last matrix with fewer than Dim nonzero
-// eigenvalues.
+// ErrSamples, and a covariance that cannot be whitened as ErrSingular, as
+// is a last matrix with fewer than Dim nonzero eigenvalues; a column that
+// is a copy or a linear combination of others is left out of the fit
+// (Result.Dependent).
 //
 // The zero value (with Dim set) gives the defaults: α = 0.5, Schedule
 // 0.5, 0.25, 0.1, 0.05, 0.02, 0, Tol = 1e-9, at most 50 passes.
@@ -205,7 +206,7 @@ func (im *IMAK) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	sw.lap("basis")
-	return &Result{Method: "IMAK", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Timings: sw.total(), Report: rep}, nil
+	return &Result{Method: "IMAK", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(), Report: rep}, nil
 }
 
 // iterate runs the passes and returns the final Û (whitened coordinates),

@@ -212,7 +212,14 @@ func checkDim(m, d int) error {
 // so that the sums of values near ±1e308 cannot overflow nor the squares
 // of values near 1e-308 underflow. For data of ordinary magnitude the
 // results are bit-identical to computing in the caller's units.
+//
+// kept, if not nil, lists the columns the fit runs on (the others being
+// linear combinations of earlier columns, see dependentColumns): apply
+// then returns those columns only, and unscale expects one row per kept
+// column and returns one per column of the caller's data, zero for the
+// others.
 type scaling struct {
+	kept []int
 	mean []float64 // μ, in the caller's units
 	sd   []float64 // D, in the caller's units (+Inf if it overflows)
 	exp  []int     // k of every column
@@ -257,14 +264,22 @@ const eps = 0x1p-52
 // overflow.
 func (s scaling) div(v float64, j int) float64 { return math.Ldexp(v/s.unit[j], -s.exp[j]) }
 
-// apply returns the standardised copy D⁻¹(x − μ) of the rows of x.
+// apply returns the standardised copy D⁻¹(x − μ) of the rows of x, of
+// the kept columns only if s.kept is set.
 func (s scaling) apply(x mat.Matrix) *mat.Dense {
 	n, d := x.Dims()
-	z := mat.NewDense(n, d, nil)
-	for j := 0; j < d; j++ {
+	cols := s.kept
+	if cols == nil {
+		cols = make([]int, d)
+		for j := range cols {
+			cols[j] = j
+		}
+	}
+	z := mat.NewDense(n, len(cols), nil)
+	for c, j := range cols {
 		k, mu, sd := s.exp[j], s.mu[j], s.unit[j]
 		for i := 0; i < n; i++ {
-			z.Set(i, j, (math.Ldexp(x.At(i, j), -k)-mu)/sd)
+			z.Set(i, c, (math.Ldexp(x.At(i, j), -k)-mu)/sd)
 		}
 	}
 	return z
@@ -276,8 +291,19 @@ func (s scaling) apply(x mat.Matrix) *mat.Dense {
 // two that brings its largest entry to [½, 1), which keeps it finite and
 // its small entries from underflowing, for data near ±1e308 or 1e-308,
 // and makes the result the same for the data times any power of two.
+//
+// If s.kept is set, b has one row per kept column and the result one row
+// per column of the data, zero in the rows of the columns left out.
 func (s scaling) unscale(b mat.Matrix) *mat.Dense {
 	out := mat.DenseCopyOf(b)
+	if s.kept != nil {
+		_, c := b.Dims()
+		full := mat.NewDense(len(s.mean), c, nil)
+		for i, j := range s.kept {
+			full.SetRow(j, out.RawRowView(i))
+		}
+		out = full
+	}
 	r, c := out.Dims()
 	for j := 0; j < c; j++ {
 		top, found := 0, false
@@ -296,31 +322,60 @@ func (s scaling) unscale(b mat.Matrix) *mat.Dense {
 	return out
 }
 
-// checkRank returns an ErrSingular error if a column of the standardised
-// data z (n×d, n > d) is a linear combination of the columns before it, to
-// within the rounding error of the data: the data then lie in a subspace of
-// lower dimension, their density is degenerate, and no estimator's model
-// holds (see ErrSingular).
+// dependency is a column of the standardised data that is a linear
+// combination of the columns before it: col is its index, of and resid
+// the columns it combines (those with a coefficient that is not negligible
+// against the largest) and the standard deviation of the residual of its
+// regression on all earlier kept columns (its own being 1).
+type dependency struct {
+	col   int
+	of    []int
+	resid float64
+}
+
+// String describes the dependency for an error message.
+func (dep dependency) String() string {
+	what := "a linear combination of the columns before it"
+	switch len(dep.of) {
+	case 0:
+	case 1:
+		what = fmt.Sprintf("a copy of column index %d (up to scale and shift)", dep.of[0])
+	default:
+		names := make([]string, len(dep.of))
+		for i, c := range dep.of {
+			names[i] = strconv.Itoa(c)
+		}
+		what = "a linear combination of column indices " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return fmt.Sprintf("column index %d (0-based) is %s: the residual has standard deviation %.2g of its own", dep.col, what, dep.resid)
+}
+
+// dependentColumns returns the columns of the standardised data z (n×d,
+// n > d) that are linear combinations of the columns before them, to
+// within the rounding error of the data, in column order: each column is
+// regressed on the earlier columns not already found dependent (and a
+// constant). The data then lie in a subspace of lower dimension, spanned
+// by the other columns.
 //
-// Column j is dependent if the residual of its least-squares regression on
-// columns 0…j−1 (and a constant) has a standard deviation below tol times
-// its own (1, the columns being standardised),
+// Column j is dependent if the residual of that regression has a standard
+// deviation below tol times its own (1, the columns being standardised),
 //
 //	tol = 16·ε·(d·max_k max_i |x_ik|/D_k + √n·max_ik |z_ik|):
 //
 // the rounding error of the least precise column, which a combination
 // carries into its residual, and the error of the factorisation. The
 // residuals are the diagonal of R in z_c = QR (Householder, backward
-// stable), z_c being z centred once more, which removes the rounding error
-// of the means (√n times that of a value). Exact combinations of 6
-// columns come out below a hundredth of tol, for n = 20 to 10⁶ and means
-// up to 10¹²·D (where the data have four significant digits left).
-// Ill-conditioned data pass: the artificial data of condition parameter
-// r = 8 (noise variances over 16 orders of magnitude) have a smallest
-// residual of 10⁻⁷, tol is 5·10⁻¹² at n = 10⁵. Data whose spread is below
-// about 10⁻¹⁴ of their magnitude have no digits left to tell: every
-// column but the first fails.
-func (s scaling) checkRank(z *mat.Dense) error {
+// stable), z_c being the kept columns of z centred once more, which
+// removes the rounding error of the means (√n times that of a value); the
+// factorisation is redone without each dependent column found. Exact
+// combinations of 6 columns come out below a hundredth of tol, for n = 20
+// to 10⁶ and means up to 10¹²·D (where the data have four significant
+// digits left). Ill-conditioned data pass: the artificial data of
+// condition parameter r = 8 (noise variances over 16 orders of magnitude)
+// have a smallest residual of 10⁻⁷, tol is 5·10⁻¹² at n = 10⁵. Data whose
+// spread is below about 10⁻¹⁴ of their magnitude have no digits left to
+// tell: every column but the first is dependent.
+func (s scaling) dependentColumns(z *mat.Dense) []dependency {
 	n, d := z.Dims()
 	zc := mat.NewDense(n, d, nil)
 	var prec, zmax float64 // max_k max_i |x_ik| / D_k, as x/D = z + μ/D, and max |z|
@@ -339,30 +394,34 @@ func (s scaling) checkRank(z *mat.Dense) error {
 		}
 	}
 	tol := 16 * eps * (float64(d)*prec + math.Sqrt(float64(n))*zmax)
-	var qr mat.QR
-	qr.Factorize(zc)
-	var r mat.Dense
-	qr.RTo(&r)
 	norm := math.Sqrt(float64(n - 1))
-	for j := 0; j < d; j++ {
-		rho := math.Abs(r.At(j, j)) / norm
-		if rho > tol {
-			continue
-		}
-		what := "a linear combination of the columns before it"
-		switch cols := combination(&r, j); {
-		case len(cols) == 1:
-			what = fmt.Sprintf("a copy of column index %d (up to scale and shift)", cols[0])
-		case len(cols) > 1:
-			names := make([]string, len(cols))
-			for i, c := range cols {
-				names[i] = strconv.Itoa(c)
-			}
-			what = "a linear combination of column indices " + strings.Join(names[:len(cols)-1], ", ") + " and " + names[len(cols)-1]
-		}
-		return fmt.Errorf("%w: column index %d (0-based) is %s: the residual has standard deviation %.2g of its own; remove the column", ErrSingular, j, what, rho)
+	kept := make([]int, d)
+	for j := range kept {
+		kept[j] = j
 	}
-	return nil
+	var deps []dependency
+	for start := 0; ; {
+		var qr mat.QR
+		qr.Factorize(columns(zc, kept))
+		var r mat.Dense
+		qr.RTo(&r)
+		p := -1
+		for c := start; c < len(kept); c++ {
+			if rho := math.Abs(r.At(c, c)) / norm; !(rho > tol) {
+				p = c
+				deps = append(deps, dependency{col: kept[c], resid: rho})
+				break
+			}
+		}
+		if p < 0 {
+			return deps
+		}
+		for _, c := range combination(&r, p) {
+			deps[len(deps)-1].of = append(deps[len(deps)-1].of, kept[c])
+		}
+		kept = append(kept[:p], kept[p+1:]...)
+		start = p
+	}
 }
 
 // combination returns the columns before j that column j of z = QR is a
@@ -406,6 +465,10 @@ type prepared struct {
 	n, d  int
 	scale scaling
 	z     *mat.Dense // standardised data, n×d
+	// dependent lists the columns of the caller's data left out of the
+	// fit as linear combinations of earlier ones (0-based, ascending); z,
+	// d and scale then cover the other columns only.
+	dependent []int
 	// Either centerRows lists the rows of the data drawn as centers, or
 	// explicit holds the caller's centers, standardised.
 	centerRows []int
@@ -445,7 +508,7 @@ func prepare(ctx context.Context, x mat.Matrix, c config, dim int, hasDim bool) 
 	}
 	pr.z = pr.scale.apply(x)
 	if n > d {
-		if err := pr.scale.checkRank(pr.z); err != nil {
+		if err := pr.dropDependent(hasDim, dim); err != nil {
 			return nil, err
 		}
 	}
@@ -457,6 +520,38 @@ func prepare(ctx context.Context, x mat.Matrix, c config, dim int, hasDim bool) 
 		pr.centerRows = drawRows(p.rng, n, p.b)
 	}
 	return pr, nil
+}
+
+// dropDependent finds the columns of pr.z that are linear combinations of
+// earlier columns and, for an estimator (hasDim), removes them from the
+// fit: pr.z, pr.d and pr.scale then cover the other columns only, and
+// pr.dependent lists the removed ones. LSLDG, whose model is of the
+// density of every column, returns an ErrSingular error instead, as does
+// an estimator whose Dim is not below the number of columns kept.
+func (pr *prepared) dropDependent(hasDim bool, dim int) error {
+	deps := pr.scale.dependentColumns(pr.z)
+	if len(deps) == 0 {
+		return nil
+	}
+	if !hasDim {
+		return fmt.Errorf("%w: %v: the data's density is degenerate; remove the column", ErrSingular, deps[0])
+	}
+	drop := make([]bool, pr.d)
+	for _, dep := range deps {
+		drop[dep.col] = true
+		pr.dependent = append(pr.dependent, dep.col)
+	}
+	for j := range drop {
+		if !drop[j] {
+			pr.scale.kept = append(pr.scale.kept, j)
+		}
+	}
+	if dim >= len(pr.scale.kept) {
+		return fmt.Errorf("%w: Dim = %d, but the data span only %d dimensions (%v)", ErrDim, dim, len(pr.scale.kept), deps[0])
+	}
+	pr.z = columns(pr.z, pr.scale.kept)
+	pr.d = len(pr.scale.kept)
+	return nil
 }
 
 // centersFrom returns the centers as points of pts, the data after the

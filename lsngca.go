@@ -21,9 +21,9 @@ import (
 //
 // Whitening makes LSNGCA unreliable when the covariance is ill-conditioned;
 // a covariance that is not positive definite is reported as ErrSingular,
-// and so are rank-deficient data (a column that is a copy of another, up
-// to scale and shift, or a linear combination of others), with the column
-// named. If the vectors u(yᵢ) span fewer than Dim dimensions, Fit returns
+// while a column that is a copy of another, up to scale and shift, or a
+// linear combination of others is left out of the fit (Result.Dependent).
+// If the vectors u(yᵢ) span fewer than Dim dimensions, Fit returns
 // an ErrSingular error rather than a basis with arbitrary directions.
 //
 // The zero value (with Dim set) gives the settings of the paper.
@@ -77,7 +77,7 @@ func (l *LSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	sw.lap("eigen")
-	return &Result{Method: "LSNGCA", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Timings: sw.total(),
+	return &Result{Method: "LSNGCA", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
 		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, CV: []StageCV{st.cv}}}, nil
 }
 

@@ -193,8 +193,8 @@ type FamilyCount struct {
 // data), so there the sign is the lack of a gap after the Dim-th of
 // Result.Eigenvalues, not an error. Whitening needs more rows than columns;
 // fewer are reported as ErrSamples, and a singular covariance as
-// ErrSingular, as are rank-deficient data (a column that is a copy or a
-// linear combination of others), with the column named.
+// ErrSingular; a column that is a copy or a linear combination of others
+// is left out of the fit (Result.Dependent).
 //
 // The zero value (with Dim set) gives the settings of the paper.
 type MIPP struct {
@@ -271,7 +271,7 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	sw.lap("eigen")
-	return &Result{Method: "MIPP", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Timings: sw.total(),
+	return &Result{Method: "MIPP", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
 		Report: &MIPPReport{Iterations: iters, Threshold: tau, Kept: kept}}, nil
 }
 

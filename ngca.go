@@ -35,10 +35,12 @@ var (
 	ErrConstant = errors.New("ngca: constant column")
 	// ErrParam reports an invalid configuration value.
 	ErrParam = errors.New("ngca: invalid parameter")
-	// ErrSingular reports a numerically singular problem: rank-deficient
+	// ErrSingular reports a numerically singular problem: a covariance
+	// matrix that cannot be whitened, estimated vectors that span fewer
+	// than Dim dimensions, a coordinate for which every candidate of a
+	// cross-validation grid failed, or, for LSLDG only, rank-deficient
 	// data (a column that is a copy or a linear combination of others, to
-	// within the rounding error of the data), a covariance matrix that
-	// cannot be whitened, or a coordinate for which every candidate of a
-	// cross-validation grid failed.
+	// within the rounding error of the data; the estimators leave such
+	// columns out, see Result.Dependent).
 	ErrSingular = errors.New("ngca: numerically singular")
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -16,12 +17,10 @@ import (
 
 // Rank-deficient data: a column that is a copy of another (up to scale and
 // shift) or a linear combination of others. Their density is degenerate,
-// which no estimator's model describes. Before the check, WF-LSNGCA and
-// the robust variant returned a wrong basis without an error (ε = 0.5 on
-// the paper's data (a), n = 1000, d = 5, with a sixth column that copies a
-// noise column or is column 1 + 2·column 5; docs/reliability.md), while
-// LSNGCA and MIPP failed to whiten. Now every estimator returns an
-// ErrSingular error naming the column.
+// which no estimator's model describes; every estimator leaves such
+// columns out, fits the others and names the left-out columns in
+// Result.Dependent. LSLDG, which models the density of every column,
+// returns an ErrSingular error naming the column.
 
 // withColumn returns x with a column f(row) appended.
 func withColumn(x *mat.Dense, f func(row []float64) float64) *mat.Dense {
@@ -56,7 +55,70 @@ func allFitters(dim int) map[string]func(x mat.Matrix) error {
 	return fs
 }
 
+// withoutColumn returns x without column j.
+func withoutColumn(x *mat.Dense, j int) *mat.Dense {
+	n, d := x.Dims()
+	y := mat.NewDense(n, d-1, nil)
+	for i := 0; i < n; i++ {
+		row := x.RawRowView(i)
+		copy(y.RawRowView(i), row[:j])
+		copy(y.RawRowView(i)[j:], row[j+1:])
+	}
+	return y
+}
+
+// withZeroRow returns b with a zero row inserted at index j.
+func withZeroRow(b *mat.Dense, j int) *mat.Dense {
+	r, c := b.Dims()
+	out := mat.NewDense(r+1, c, nil)
+	for i := 0; i < r; i++ {
+		k := i
+		if i >= j {
+			k++
+		}
+		out.SetRow(k, b.RawRowView(i))
+	}
+	return out
+}
+
+// checkLeftOut fits every estimator to y, whose column dep depends on the
+// others, and to y without that column, and checks that the first fit
+// names the column in Dependent and is the second with a zero row there,
+// bit for bit; LSLDG must refuse y with ErrSingular saying want.
+func checkLeftOut(t *testing.T, name string, y *mat.Dense, dep int, want string) {
+	t.Helper()
+	x := withoutColumn(y, dep)
+	for _, ec := range estimators {
+		got, err := ec.new(2, 0, nil).Fit(context.Background(), y)
+		if err != nil {
+			t.Errorf("%s, %s: %v", name, ec.name, err)
+			continue
+		}
+		ref, err := ec.new(2, 0, nil).Fit(context.Background(), x)
+		if err != nil {
+			t.Fatalf("%s, %s without the column: %v", name, ec.name, err)
+		}
+		if len(got.Dependent) != 1 || got.Dependent[0] != dep {
+			t.Errorf("%s, %s: Dependent = %v, want [%d]", name, ec.name, got.Dependent, dep)
+		}
+		if !mat.Equal(got.Basis, withZeroRow(ref.Basis, dep)) {
+			t.Errorf("%s, %s: basis\n%v\nis not the fit without column %d with a zero row there\n%v",
+				name, ec.name, mat.Formatted(got.Basis), dep, mat.Formatted(ref.Basis))
+		}
+		if _, d := y.Dims(); len(got.Mean) != d || (got.Eigenvalues != nil && len(got.Eigenvalues) != d-1) {
+			t.Errorf("%s, %s: %d means and %d eigenvalues for %d columns, one left out", name, ec.name, len(got.Mean), len(got.Eigenvalues), d)
+		}
+	}
+	_, err := (&ngca.LSLDG{}).Fit(context.Background(), y)
+	if !errors.Is(err, ngca.ErrSingular) || !strings.Contains(err.Error(), want) {
+		t.Errorf("%s, LSLDG: error %v, want ErrSingular saying %q", name, err, want)
+	}
+}
+
 func TestRankDeficient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits every estimator 12 times")
+	}
 	x, _ := invariantData(t) // 1000×6
 	for _, tc := range []struct {
 		name string
@@ -70,34 +132,61 @@ func TestRankDeficient(t *testing.T) {
 		{"sum of two", func(r []float64) float64 { return r[0] + 2*r[4] }, "column index 6 (0-based) is a linear combination of column indices 0 and 4"},
 		{"sum of three", func(r []float64) float64 { return 0.3*r[1] - 1.7*r[2] + r[5] }, "column index 6 (0-based) is a linear combination of column indices 1, 2 and 5"},
 	} {
-		y := withColumn(x, tc.col)
-		for name, fit := range allFitters(2) {
-			err := fit(y)
-			if !errors.Is(err, ngca.ErrSingular) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%s, %s: error %v, want ErrSingular saying %q", tc.name, name, err, tc.want)
-			}
-		}
+		checkLeftOut(t, tc.name, withColumn(x, tc.col), 6, tc.want)
 	}
 }
 
 // TestRankDeficientInside: the dependent column need not be the last; the
-// first column that is a combination of the ones before it is named.
+// column that is a combination of the ones before it is left out.
 func TestRankDeficientInside(t *testing.T) {
 	x, _ := invariantData(t)
+	y := transformed(x, func(i, j int, v float64) float64 {
+		if j == 2 {
+			return x.At(i, 1) - x.At(i, 0)
+		}
+		return v
+	})
+	checkLeftOut(t, "column 2 = column 1 − column 0", y, 2, "column index 2 (0-based) is a linear combination of column indices 0 and 1")
+}
+
+// TestOneHotGroups: two one-hot groups that each sum to one, and a total
+// column: the last column of each group and the total are left out, the
+// basis has zero rows there, and a Dim that the remaining columns cannot
+// hold is an ErrDim error.
+func TestOneHotGroups(t *testing.T) {
+	x, _ := invariantData(t) // 1000×6
 	n, d := x.Dims()
-	y := mat.NewDense(n, d, nil)
+	rng := rand.New(rand.NewPCG(5, 5))
+	y := mat.NewDense(n, d+3+2+1, nil)
 	for i := 0; i < n; i++ {
-		for j := 0; j < d; j++ {
-			v := x.At(i, j)
-			if j == 2 {
-				v = x.At(i, 1) - x.At(i, 0)
+		copy(y.RawRowView(i), x.RawRowView(i))
+		y.Set(i, d+rng.IntN(3), 1)   // columns 6, 7, 8
+		y.Set(i, d+3+rng.IntN(2), 1) // columns 9, 10
+		y.Set(i, d+5, x.At(i, 3)+x.At(i, 4)+x.At(i, 5))
+	}
+	want := []int{8, 10, 11}
+	for _, ec := range estimators {
+		res, err := ec.new(2, 0, nil).Fit(context.Background(), y)
+		if err != nil {
+			t.Errorf("%s: %v", ec.name, err)
+			continue
+		}
+		if fmt.Sprint(res.Dependent) != fmt.Sprint(want) {
+			t.Errorf("%s: Dependent = %v, want %v", ec.name, res.Dependent, want)
+		}
+		for _, j := range want {
+			if row := res.Basis.RawRowView(j); row[0] != 0 || row[1] != 0 {
+				t.Errorf("%s: basis row %d = %v, want zero", ec.name, j, row)
 			}
-			y.Set(i, j, v)
+		}
+		var g mat.Dense
+		g.Mul(res.Basis.T(), res.Basis)
+		if !mat.EqualApprox(&g, eye(2), 1e-12) {
+			t.Errorf("%s: basis not orthonormal", ec.name)
 		}
 	}
-	_, err := (&ngca.WFLSNGCA{Dim: 2}).Fit(context.Background(), y)
-	if want := "column index 2 (0-based) is a linear combination of column indices 0 and 1"; !errors.Is(err, ngca.ErrSingular) || !strings.Contains(err.Error(), want) {
-		t.Errorf("error %v, want ErrSingular saying %q", err, want)
+	if _, err := (&ngca.MIPP{Dim: 9}).Fit(context.Background(), y); !errors.Is(err, ngca.ErrDim) {
+		t.Errorf("Dim 9 of 9 independent columns: error %v, want ErrDim", err)
 	}
 }
 
@@ -141,9 +230,9 @@ func TestNearlyDependent(t *testing.T) {
 	for _, off := range []float64{0, 1e6, 1e12} {
 		y := withColumn(x, func(r []float64) float64 { return 3 * r[2] })
 		shifted := transformed(y, func(_, _ int, v float64) float64 { return v + off })
-		_, err := (&ngca.LSNGCA{Dim: 2}).Fit(context.Background(), shifted)
-		if !errors.Is(err, ngca.ErrSingular) || !strings.Contains(err.Error(), "column index 6") {
-			t.Errorf("offset %g: error %v, want ErrSingular naming column index 6", off, err)
+		res, err := (&ngca.LSNGCA{Dim: 2}).Fit(context.Background(), shifted)
+		if err != nil || len(res.Dependent) != 1 || res.Dependent[0] != 6 {
+			t.Errorf("offset %g: error %v, want column 6 left out", off, err)
 		}
 	}
 }
@@ -169,14 +258,19 @@ func TestFewRowsRankDeficient(t *testing.T) {
 	}
 }
 
-// ExampleWFLSNGCA_rankDeficient shows the error for a copied column.
-func ExampleWFLSNGCA_rankDeficient() {
+// ExampleResult_dependent shows a fit of data with a column that is a
+// linear combination of others: it is left out, and the basis has a zero
+// row for it.
+func ExampleResult_dependent() {
 	x, _, _ := ngcatest.Artificial{N: 500, D: 4}.Sample(rand.NewPCG(1, 2))
 	y := withColumn(x, func(r []float64) float64 { return 2*r[1] + 1 })
-	_, err := (&ngca.WFLSNGCA{Dim: 2}).Fit(context.Background(), y)
-	fmt.Println(errors.Is(err, ngca.ErrSingular))
-	fmt.Println(strings.Contains(err.Error(), "column index 4 (0-based) is a copy of column index 1"))
+	res, err := (&ngca.WFLSNGCA{Dim: 2}).Fit(context.Background(), y)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("left out:", res.Dependent)
+	fmt.Println("basis row 4:", res.Basis.RawRowView(4))
 	// Output:
-	// true
-	// true
+	// left out: [4]
+	// basis row 4: [0 0]
 }

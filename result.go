@@ -31,8 +31,9 @@ type Result struct {
 	// exceeds about 10⁸.
 	Basis *mat.Dense
 
-	// Eigenvalues are all d eigenvalues, in descending order, of the d×d
-	// matrix whose leading Dim eigenvectors gave the basis, in the
+	// Eigenvalues are all eigenvalues, in descending order, of the matrix
+	// whose leading Dim eigenvectors gave the basis: d of them, or
+	// d − len(Dependent) when columns were left out. They are in the
 	// coordinates in which that matrix was formed: (1/n)Σv(xᵢ)v(xᵢ)ᵀ on
 	// standardised data for WF-LSNGCA and the robust variant's axes
 	// estimate, (1/n)Σu(yᵢ)u(yᵢ)ᵀ on whitened data for LSNGCA, (1/k)Σββᵀ
@@ -50,6 +51,20 @@ type Result struct {
 	// Mean holds the column means of the training data; ProjectTo
 	// subtracts them.
 	Mean []float64
+
+	// Dependent lists the columns (0-based, ascending) that the fit left
+	// out because each is a linear combination of the columns before it,
+	// to within the data's rounding error: a one-hot group that sums to
+	// one, a total beside its parts, a copy of a column. Such data lie in
+	// a subspace of lower dimension, on which the NGCA model has no
+	// density; the estimator fits the other columns, and Basis has zero
+	// rows for the columns left out, so that projections use the other
+	// columns only. The reports' per-coordinate figures (StageCV,
+	// Selection) are of the columns kept, in order; RobustReport's
+	// KernelCoords and NullCoords are column indices of the data. A
+	// constant column is not left out but an ErrConstant error. Dependent
+	// is nil when every column was kept.
+	Dependent []int
 
 	// Timings lists the wall time of each step of the fit, in order,
 	// ending with "total".

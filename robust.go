@@ -99,8 +99,8 @@ const (
 //
 // The variant needs more rows than columns and a covariance matrix that
 // can be inverted (ErrSamples, ErrSingular otherwise), as MIPP does, and
-// rank-deficient data are an ErrSingular error naming the column, as for
-// WFLSNGCA. With few rows, or on data whose structure is spread over many
+// leaves out a column that is a linear combination of others
+// (Result.Dependent), as every estimator does. With few rows, or on data whose structure is spread over many
 // columns, the null test zeroes coordinates that carry signal: the axes
 // estimate then acts as feature selection, which the test usually
 // rejects. RobustReport.NullCoords says which were zeroed; NullZ < 0
@@ -269,7 +269,7 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 		q, _ := mapBack(b, pr.scale.unscale)
 		return q
 	}
-	res := &Result{Method: "WF-LSNGCA robust", Mean: pr.scale.mean, Report: rep}
+	res := &Result{Method: "WF-LSNGCA robust", Mean: pr.scale.mean, Dependent: pr.dependent, Report: rep}
 	if res.Basis, err = mapBack(basis, pr.scale.unscale); err != nil {
 		return nil, err
 	}
@@ -277,6 +277,13 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 		res.Eigenvalues = rep.AxesEigenvalues
 	}
 	rep.Axes, rep.Equivariant = back(rep.Axes), back(rep.Equivariant)
+	if kept := pr.scale.kept; kept != nil {
+		for _, cs := range [][]int{rep.KernelCoords, rep.NullCoords} {
+			for i, c := range cs {
+				cs[i] = kept[c]
+			}
+		}
+	}
 	res.Timings = sw.total()
 	return res, nil
 }

@@ -104,7 +104,8 @@ const (
 // SNGCAResidual. The Report is an *SNGCAReport.
 //
 // Fit needs more rows than columns (ErrSamples) and a covariance that can
-// be inverted (ErrSingular, as for rank-deficient data); too few test
+// be inverted (ErrSingular; a column that is a linear combination of
+// others is left out of the fit, see Result.Dependent); too few test
 // functions for the constraints, or functions whose vectors span fewer than
 // Dim dimensions, are ErrSingular too.
 //
@@ -255,7 +256,7 @@ func (s *SNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	rep.Lambda, rep.Iterations, rep.Gap, rep.Converged = est.lambda, est.iterations, est.gap, est.converged
-	return &Result{Method: "SNGCA", Basis: basis, Eigenvalues: est.eig, Mean: pr.scale.mean, Timings: sw.total(), Report: &rep}, nil
+	return &Result{Method: "SNGCA", Basis: basis, Eigenvalues: est.eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(), Report: &rep}, nil
 }
 
 // sngcaRho returns the scale ρ of the off-estimate part of the directions

@@ -39,13 +39,11 @@ import (
 //
 // WF-LSNGCA does not whiten, but as implemented faithfully it still loses
 // accuracy as the covariance grows ill-conditioned (see the package doc,
-// Ill-conditioned and singular data). Rank-deficient data have a
-// degenerate density: a column
-// that is a copy of another, up to scale and shift, or a linear
-// combination of others (to within the data's rounding error) is an
-// ErrSingular error naming it, since the fit would otherwise take the
-// degenerate directions for non-Gaussian ones. For the same reason Fit
-// needs more rows than columns (ErrSamples otherwise; RobustWFLSNGCA
+// Ill-conditioned and singular data). A column that is a copy of another,
+// up to scale and shift, or a linear combination of others (to within the
+// data's rounding error) is left out of the fit (Result.Dependent), since
+// the fit would otherwise take the degenerate directions for non-Gaussian
+// ones. For the same reason Fit needs more rows than columns (ErrSamples otherwise; RobustWFLSNGCA
 // accepts fewer). If the estimated vectors v(xᵢ) span fewer than Dim
 // dimensions (with grids on which every kernel vanishes, say), Fit returns
 // an ErrSingular error rather than a basis with arbitrary directions.
@@ -118,7 +116,7 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	sw.lap("eigen")
-	return &Result{Method: "WF-LSNGCA", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Timings: sw.total(),
+	return &Result{Method: "WF-LSNGCA", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
 		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, CV: cv}}, nil
 }
 
