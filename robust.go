@@ -163,7 +163,10 @@ type RobustReport struct {
 	Level, MaxDistance float64
 	// Refined reports whether the equivariant estimate is the refined
 	// frame; it is MIPP's start when the refinement did not move it by
-	// more than its own sampling error.
+	// more than its own sampling error, or could not run: when its
+	// regression is singular (a frame coordinate that takes two values
+	// only, say, every function of which is linear), Distance is +Inf and
+	// the equivariant estimate is returned.
 	Refined bool
 	// KernelCoords are the axes estimate's kernel coordinates (0-based).
 	KernelCoords []int
@@ -331,6 +334,12 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 // reports whether the axes estimate passes both.
 func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *RobustReport) (bool, error) {
 	rep.Level, rep.MaxDistance = robustLevel, robustMaxDistance
+	if eq.unrefinable {
+		// No covariance to measure the axes estimate's distance by: the
+		// burden of proof stays on it.
+		rep.Distance = math.Inf(1)
+		return false, nil
+	}
 	w, df := eq.wald(axes)
 	rep.Distance = w / float64(df)
 	aw, err := eq.wh.toWhitened(axes)

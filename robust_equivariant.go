@@ -2,6 +2,7 @@ package ngca
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -16,8 +17,9 @@ type eqFit struct {
 	tilt  tiltFit    // its last refinement
 	yw    *prepared  // the data in the whitened coordinates of wh
 	// refined is false if the estimate is MIPP's start, which the
-	// refinement did not move significantly.
-	refined bool
+	// refinement did not move significantly or could not refine
+	// (unrefinable); tilt is then unset if unrefinable.
+	refined, unrefinable bool
 }
 
 // tiltFit is one refinement of a frame u (whitened coordinates): the tilt
@@ -47,12 +49,28 @@ func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim in
 	if err != nil {
 		return nil, err
 	}
+	sq, ok := orthonormal(start.Basis)
+	if !ok {
+		return nil, fmt.Errorf("%w: robust WF-LSNGCA: the start lost rank", ErrSingular)
+	}
 	for r := 0; r < robustRounds; r++ {
 		var cv StageCV
-		if b, cv, err = alignStep(ctx, yw, completeFrame(b), dim, fmt.Sprintf("align %d", r+1), &ef.tilt); err != nil {
+		b, cv, err = alignStep(ctx, yw, completeFrame(b), dim, fmt.Sprintf("align %d", r+1), &ef.tilt)
+		if cv.Name != "" {
+			rep.CV = append(rep.CV, cv)
+		}
+		if errors.Is(err, ErrSingular) {
+			// The regression cannot separate the frame coordinates'
+			// kernel parts from their linear part, as when one of them
+			// takes two values only, so that every function of it is
+			// linear: MIPP's start stays the estimate.
+			ef.basis, ef.unrefinable, ef.tilt = sq, true, tiltFit{}
+			sw.lap("align")
+			return ef, nil
+		}
+		if err != nil {
 			return nil, err
 		}
-		rep.CV = append(rep.CV, cv)
 	}
 	q, ok := orthonormal(wh.unwhiten(b))
 	if !ok {
@@ -63,10 +81,6 @@ func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim in
 	// than its own sampling error: W(start) > DF, the mean of χ²_DF. On
 	// heavy-tailed signals the refinement is no more precise than MIPP and
 	// now and then drifts away from it (docs/robust.md).
-	sq, ok := orthonormal(start.Basis)
-	if !ok {
-		return nil, fmt.Errorf("%w: robust WF-LSNGCA: the start lost rank", ErrSingular)
-	}
 	if w, df := ef.wald(sq); w <= float64(df) {
 		ef.basis, ef.refined = sq, false
 	} else {
