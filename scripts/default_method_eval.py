@@ -130,12 +130,32 @@ def timed(argv):
     return p, wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
+ROBUST_PATHS = ['adaptive', 'axes', 'equivariant']  # ngca.RobustPath
+
+
+def robust_block(j):
+    """The robust variant's report of a `ngca fit -json` file in the shape of the
+    ablation helper: path by name, wald, p and distance None when not finite,
+    kernel and null columns numbered from 1. Files of earlier versions have the
+    block as "robust"."""
+    if 'robust' in j:
+        return j['robust']
+    rep = j.get('report') or {}
+    if rep.get('type') != 'RobustReport':
+        return None
+    v = rep['value']
+    finite = lambda x: None if isinstance(x, str) else x  # "NaN", "+Inf", "-Inf"
+    return dict(path=ROBUST_PATHS[v['Path']], wald=finite(v['Wald']), df=v['DF'], p=finite(v['P']),
+                distance=finite(v['Distance']), refined=v['Refined'],
+                kernel_coords=[k + 1 for k in v['KernelCoords'] or []], null_coords=[k + 1 for k in v['NullCoords'] or []])
+
+
 def fit_one(cmd, args, path, outjson):
     p, wall, cpu = timed(cmd + args + ['-json', '-o', outjson, path])
     if p.returncode != 0:
         return dict(ok=False, err=p.stderr.strip().splitlines()[-1] if p.stderr.strip() else 'exit %d' % p.returncode, wall=wall, cpu=cpu)
     j = json.load(open(outjson))
-    return dict(ok=True, wall=wall, cpu=cpu, basis=j['basis'], robust=j.get('robust'), fit_seconds=j.get('timings', {}).get('total'))
+    return dict(ok=True, wall=wall, cpu=cpu, basis=j['basis'], robust=robust_block(j), fit_seconds=j.get('timings', {}).get('total'))
 
 
 def ablate_one(helper, args, path):
