@@ -336,6 +336,7 @@ func TestResultJSONWriteErrors(t *testing.T) {
 		want []error
 	}{
 		{"no basis", ngca.Result{Mean: mean}, []error{ngca.ErrShape}},
+		{"only a method", ngca.Result{Method: "MIPP"}, []error{ngca.ErrShape}},
 		{"empty basis", ngca.Result{Basis: &mat.Dense{}, Mean: mean}, []error{ngca.ErrShape}},
 		{"more columns than rows", ngca.Result{Basis: mat.NewDense(2, 3, []float64{1, 0, 0, 0, 1, 0}), Mean: []float64{0, 0}}, []error{ngca.ErrShape}},
 		{"NaN in basis", ngca.Result{Basis: mat.NewDense(3, 2, []float64{1, 0, 0, math.NaN(), 0, 0}), Mean: mean}, []error{ngca.ErrShape, ngca.ErrNonFinite}},
@@ -355,5 +356,22 @@ func TestResultJSONWriteErrors(t *testing.T) {
 		if _, perr := json.Marshal(&tc.r); (perr == nil) != (err == nil) {
 			t.Errorf("%s: by pointer error %v, by value %v", tc.name, perr, err)
 		}
+	}
+}
+
+// TestResultJSONZero: the zero Result is written as null and read back as
+// the zero Result, so that a struct with an unset Result round-trips.
+func TestResultJSONZero(t *testing.T) {
+	type run struct {
+		Fit ngca.Result
+		Err string
+	}
+	data, err := json.Marshal(run{Err: "failed"})
+	if want := `{"Fit":null,"Err":"failed"}`; err != nil || string(data) != want {
+		t.Fatalf("%s, %v; want %s", data, err, want)
+	}
+	var got run
+	if err := json.Unmarshal(data, &got); err != nil || got.Err != "failed" || got.Fit.Basis != nil || got.Fit.Method != "" {
+		t.Errorf("read back %+v, %v", got, err)
 	}
 }
