@@ -60,11 +60,12 @@ type resultJSON struct {
 // written as null, which UnmarshalJSON reads as no change, so that a
 // struct with an unset Result field round-trips. Otherwise MarshalJSON
 // writes only what UnmarshalJSON reads: it returns an error wrapping
-// ErrShape when Basis is nil or empty, has more columns than rows, holds a non-finite number
-// (then wrapping ErrNonFinite too) or has columns that are not orthonormal
-// (an entry of BᵀB − I beyond 1e-6 in magnitude), when Mean is not of
-// length d or not finite, or when Eigenvalues is neither nil nor of length
-// d; and an error wrapping ErrParam for a report type without a JSON form.
+// ErrShape when Basis is nil or empty, has more columns than rows, holds
+// a non-finite number (then wrapping ErrNonFinite too) or has columns
+// that are not orthonormal (an entry of BᵀB − I beyond 1e-6 in
+// magnitude), when Mean is not of length d or not finite, or when
+// Eigenvalues is neither nil nor of length d; and an error wrapping
+// ErrParam for a report type without a JSON form.
 func (r Result) MarshalJSON() ([]byte, error) {
 	if r.Method == "" && r.Basis == nil && r.Mean == nil && r.Eigenvalues == nil && r.Timings == nil && r.Report == nil {
 		return []byte("null"), nil

@@ -474,7 +474,7 @@ def cmd_report(a):
     w('')
     w('### What the robust variant did')
     w('')
-    w('From the JSON `robust` object of each fit: the estimate returned (paths); the p-value of the test of '
+    w('From the robust variant\'s report in the JSON of each fit: the estimate returned (paths); the p-value of the test of '
       '"no tilt of the index space at the axes estimate" (smallest to largest over the seeds) and its Wald statistic W '
       'with its degrees of freedom (d − M)·M ("–" when only one path ran; W = ∞, p = 0 when the test\'s regression is '
       'singular); the Distance of the axes estimate from the equivariant estimate (∞ when it is orthogonal to part of '
