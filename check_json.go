@@ -10,12 +10,12 @@ import (
 // Go name, as a Result's report is written (see Result.MarshalJSON):
 // numbers with the fewest digits that read back exactly, a non-finite
 // number as the string "NaN", "+Inf" or "-Inf", Timings as a list of
-// {"Step", "Elapsed"} with Elapsed in nanoseconds.
-func (rep *CheckReport) MarshalJSON() ([]byte, error) {
-	if rep == nil {
-		return []byte("null"), nil
-	}
-	v, err := encodeValue(reflect.ValueOf(*rep))
+// {"Step", "Elapsed"} with Elapsed in nanoseconds. It has a value
+// receiver, so that a report held by value or inside a struct, slice or
+// map is written the same way (json.Marshal writes a nil *CheckReport as
+// null).
+func (rep CheckReport) MarshalJSON() ([]byte, error) {
+	v, err := encodeValue(reflect.ValueOf(rep))
 	if err != nil {
 		return nil, err
 	}

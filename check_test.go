@@ -173,6 +173,21 @@ func TestCheckDeterministic(t *testing.T) {
 	if !reflect.DeepEqual(&back, reports[0]) {
 		t.Errorf("JSON round trip:\n%+v\n%+v", reports[0], &back)
 	}
+	// By value and inside a struct, the same object.
+	type holder struct {
+		V ngca.CheckReport
+		P *ngca.CheckReport
+	}
+	want := mustJSON(t, reports[0])
+	if got := mustJSON(t, *reports[0]); got != want {
+		t.Errorf("by value:\n%s\nby pointer:\n%s", got, want)
+	}
+	inf := *reports[0]
+	inf.Separation = math.Inf(1) // which the default encoding refuses
+	var h holder
+	if err := json.Unmarshal([]byte(mustJSON(t, holder{V: inf})), &h); err != nil || !reflect.DeepEqual(h.V, inf) || h.P != nil {
+		t.Errorf("in a struct: %v\n%+v", err, h)
+	}
 	other, err := ngca.Check(context.Background(), est, x, res, ngca.CheckOptions{Refits: 4, Src: rand.NewPCG(5, 7)})
 	if err != nil {
 		t.Fatal(err)

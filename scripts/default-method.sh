@@ -54,8 +54,9 @@ if [ "${NGCA_ABLATE:-1}" != 0 ]; then
 // Command ablate fits the robust WF-LSNGCA with settings that the ngca
 // command does not expose (NullZ, Path), for scripts/default-method.sh.
 // Input: a CSV of numbers (no header, no label); output: JSON with basis,
-// robust (as `ngca fit -json`: path, wald, df, p, distance, refined, kernel_coords,
-// null_coords, columns 1-based, wald and p null when not finite) and
+// robust (path, wald, df, p, distance, refined, kernel_coords, null_coords,
+// columns 1-based, wald and p null when not finite: the shape in which
+// default_method_eval.py reads the report of `ngca fit -json`) and
 // seconds; Src is rand.NewPCG(seed, 0), as `ngca fit -seed`. With
 // -artificial it draws the paper's artificial data as `ngca demo` does and
 // prints one JSON line per distribution with the subspace error ε, the path,
@@ -193,7 +194,7 @@ func main() {
 }
 
 // finite returns v, or nil (JSON null) if v is NaN or infinite, as
-// `ngca fit -json` writes the robust report: Wald, P and Distance are NaN
+// default_method_eval.py reads the robust report: Wald, P and Distance are NaN
 // when only one path ran, Wald is +Inf (P = 0) when the test's regression
 // is singular, and Distance +Inf when the axes estimate is orthogonal to
 // part of the equivariant estimate's frame.

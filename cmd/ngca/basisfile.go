@@ -59,7 +59,7 @@ func readBasisJSON(path string, data []byte) (*basisFile, error) {
 		Columns     []string     `json:"columns"`
 		LabelColumn string       `json:"label_column"`
 		Basis       [][]*float64 `json:"basis"`
-		Eigenvalues []*float64   `json:"eigenvalues"`
+		Eigenvalues []jsonEntry  `json:"eigenvalues"`
 		Mean        []*float64   `json:"mean"`
 	}
 	if err := json.Unmarshal(data, &j); err != nil {
@@ -97,7 +97,7 @@ func readBasisJSON(path string, data []byte) (*basisFile, error) {
 	if bf.mean != nil && len(bf.mean) != d {
 		return nil, fmt.Errorf("%s: \"mean\" has %d numbers for a basis of %d rows", path, len(bf.mean), d)
 	}
-	if bf.eigenvalues, err = jsonVector(path, "eigenvalues", j.Eigenvalues); err != nil {
+	if bf.eigenvalues, err = jsonVector(path, "eigenvalues", entries(j.Eigenvalues)); err != nil {
 		return nil, err
 	}
 	return bf, nil
@@ -114,6 +114,32 @@ func estimatorLabel(key, label string) string {
 		return m.Label
 	}
 	return key
+}
+
+// jsonEntry is an entry of a list of numbers that the library may write
+// as a string when it is not finite ("eigenvalues"): a JSON number, or
+// nil for null, "NaN", "+Inf" or "-Inf".
+type jsonEntry struct{ p *float64 }
+
+func (e *jsonEntry) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case "null", `"NaN"`, `"+Inf"`, `"-Inf"`:
+		e.p = nil
+		return nil
+	}
+	return json.Unmarshal(b, &e.p)
+}
+
+// entries returns the numbers of v, nil for a non-finite entry.
+func entries(v []jsonEntry) []*float64 {
+	if v == nil {
+		return nil
+	}
+	out := make([]*float64, len(v))
+	for i, e := range v {
+		out[i] = e.p
+	}
+	return out
 }
 
 // jsonVector converts a JSON list of numbers, which must not hold null.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"strconv"
@@ -26,28 +27,28 @@ FILE is CSV, TSV or LIBSVM (see -format). A CSV/TSV header line is detected
 Every data cell must be a finite number; a bad cell is reported with its
 line and column.
 
-The JSON object is the library's Result JSON (json.Unmarshal into an
-ngca.Result loads it) with the command's fields added. It has: ngca_result
-(the format version); method (the key of the estimator that ran, as -method
-takes it) and label (its name, as tables and plots print it); input, format,
+The JSON object is the library's Result JSON (ngca.Result.MarshalJSON;
+json.Unmarshal into an ngca.Result loads it) with the command's fields
+added. The library's: ngca_result (the format version); label (the
+estimator's name, as tables and plots print it); basis (d lists of M
+numbers); eigenvalues (all d, descending: a gap after the M-th suggests M
+is right; null for the robust variant's equivariant estimate); mean (the
+column means, which transform subtracts); timings (step → seconds); report
+({"type": "LSReport", "MIPPReport", "RobustReport", "IMAKReport" or
+"SNGCAReport", "value": every field of that Go type by its Go name}: the
+cross-validation grids and choices (CV), MIPP's kept functions (Kept), the
+robust variant's Path (0 adaptive, 1 axes, 2 equivariant), the Wald
+statistic, DF and P of the test of the axes estimate and its Distance from
+the equivariant one (the axes estimate is returned only if
+p ≥ 0.01 and distance ≤ 4), KernelCoords and NullCoords (data columns
+numbered from 0), and so on). The command's fields, after label: method
+(the key of the estimator that ran, as -method takes it); input, format,
 n, d, dim; columns and label_column (when the file has a header); seed;
 settings (the settings the fit used, defaults resolved: the kernel
-estimators' centers and folds, or MIPP's iterations and threshold); basis
-(d lists of M numbers); eigenvalues (all d, descending: a gap after the M-th
-suggests M is right); mean (the column means, which transform subtracts);
-cv (per stage: its name, widths, ridges and per output coordinate the
-chosen width, ridge and score and the score grid scores[width][ridge]);
-kept (MIPP: index functions kept per family); robust (WF-LSNGCA robust: the
-estimate returned, axes or equivariant; the Wald statistic, degrees of
-freedom and p-value of the test of the axes estimate, and its distance
-from the equivariant estimate: the axes estimate is returned only if
-p ≥ 0.01 and distance ≤ 4; whether the equivariant estimate is the
-refined frame; the data columns (numbered from 1, as cv's coord) of the
-kernels and of the coordinates the null test set to zero; the
-equivariant estimate has no eigenvalues); timings (step →
-seconds); report (the fit's report exactly, every number kept, "NaN" and
-"+Inf" as strings). Elsewhere a cross-validation score of +Inf (a candidate
-whose solve failed) is written as null, since JSON has no Inf.
+estimators' centers and folds, MIPP's iterations and threshold, IMAK's and
+SNGCA's iterations). Numbers have full precision; JSON has no Inf or NaN,
+so a non-finite number (a cross-validation score of +Inf, which marks a
+candidate whose solve failed) is the string "+Inf", "-Inf" or "NaN".
 
 With -dim auto, M is chosen by the bootstrap test of "ngca dim" (its
 decision and p-values go to stderr) before the fit. After the fit, a
@@ -62,9 +63,9 @@ compared with estimates that do not (IMAK, then MIPP if IMAK disagrees). One
 line on stderr begins "check: ok" or "check: doubtful" and gives the
 evidence; a doubtful fit is followed by a line "check: try ..." (another
 -method, more rows, another -dim). The check takes 2 to 5 times as long as
-the fit (docs/check.md). With -json its
-report is the object "check" (ngca.CheckReport's JSON). Standard output is
-the same with or without -check. A check that cannot be made (when the
+the fit (docs/check.md). With -json its report is the object "check"
+(ngca.CheckReport's JSON), the last field. Standard output is the same
+with or without -check. A check that cannot be made (when the
 estimator cannot fit half the rows, say with -centers above n/2) writes
 "check: not done: <why>" instead, and "check_error" with -json; the fit
 is written all the same.
@@ -145,16 +146,9 @@ func runFit(ctx context.Context, e *env, args []string) error {
 		return ctx.Err()
 	}
 	if f.jsonMode {
-		var j *fitJSON
-		if j, err = newFitJSON(&f.fit, m, t, name, res); err == nil {
-			if rep != nil {
-				j.Check, err = rep.MarshalJSON()
-			} else if checkErr != nil {
-				j.CheckError = checkErr.Error()
-			}
-			if err == nil {
-				err = writeJSON(out, j)
-			}
+		var j []byte
+		if j, err = fitJSON(&f.fit, m, t, name, res, rep, checkErr); err == nil {
+			err = writeJSON(out, json.RawMessage(j))
 		}
 	} else {
 		err = writeMatrixCSV(out.Writer, res.Basis, nil)

@@ -6,11 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,7 +76,7 @@ func TestFitJSON(t *testing.T) {
 			t.Fatalf("%s: output is not JSON: %v\n%s", m.Key, err, r.stdout)
 		}
 		for _, key := range []string{"method", "label", "input", "format", "n", "d", "dim", "columns", "label_column", "seed",
-			"settings", "basis", "eigenvalues", "mean", "cv", "timings"} {
+			"settings", "ngca_result", "basis", "eigenvalues", "mean", "timings", "report"} {
 			if _, ok := j[key]; !ok {
 				t.Errorf("%s: no %q in the JSON", m.Key, key)
 			}
@@ -114,7 +112,7 @@ func TestFitJSON(t *testing.T) {
 		if mean := j["mean"].([]any); len(mean) != 5 {
 			t.Errorf("%s: %d means, want 5", m.Key, len(mean))
 		}
-		checkReportJSON(t, m.Key, j, res.Report)
+		checkReportJSON(t, m.Key, j, r.stdout, res)
 		// Timings: step → seconds, in the order of the fit, ending with the total.
 		timings := j["timings"].(map[string]any)
 		if _, ok := timings["total"]; !ok || len(timings) < 2 {
@@ -126,77 +124,48 @@ func TestFitJSON(t *testing.T) {
 	}
 }
 
-// checkReportJSON checks the settings, cv, kept and robust blocks of the
-// JSON j of a fit against the Report of the same fit by the library.
-func checkReportJSON(t *testing.T, key string, j map[string]any, rep ngca.Report) {
+// checkReportJSON checks the JSON j of a fit, whose text is text, against
+// the library's fit res of the same data and settings: the settings block
+// gives the report's settings, and the file loads (json.Unmarshal) into an
+// ngca.Result equal to res bit for bit (Method, Basis, Mean, Eigenvalues
+// and the Report, compared by writing both back) that writes the same
+// JSON as the library's minus the command's fields.
+func checkReportJSON(t *testing.T, key string, j map[string]any, text string, res *ngca.Result) {
 	t.Helper()
-	var got struct {
-		Settings settingsJSON
-		CV       []struct {
-			Name           string
-			Widths, Ridges []float64
-			Coords         []struct {
-				Coord               int
-				Width, Ridge, Score *float64
-				Scores              [][]*float64
-			}
-		}
-		Kept   []keptJSON
-		Robust *robustJSON
-		IMAK   *imakJSON
-		SNGCA  *sngcaJSON
-	}
+	var got struct{ Settings settingsJSON }
 	remarshal(t, j, &got)
-	var want settingsJSON
-	var cv []ngca.StageCV
-	switch r := rep.(type) {
-	case *ngca.LSReport:
-		want, cv = settingsJSON{Centers: r.NumCenters, Folds: r.Folds}, r.CV
-	case *ngca.RobustReport:
-		want, cv = settingsJSON{Centers: r.NumCenters, Folds: r.Folds}, r.CV
-		if got.Robust == nil || got.Robust.Path != r.Path.String() || !slices.Equal(got.Robust.KernelCoords, oneBased(r.KernelCoords)) {
-			t.Errorf("%s: robust block %+v, want the path %v and kernel columns %v", key, got.Robust, r.Path, oneBased(r.KernelCoords))
-		}
-		if got.Robust != nil && !math.IsInf(r.Distance, 0) && (float64(got.Robust.Distance) != r.Distance || float64(got.Robust.P) != r.P) {
-			t.Errorf("%s: robust block's distance %v and p %v, want %v and %v", key, got.Robust.Distance, got.Robust.P, r.Distance, r.P)
-		}
-	case *ngca.MIPPReport:
-		want = settingsJSON{Iterations: r.Iterations, Threshold: r.Threshold}
-		if len(got.Kept) != len(r.Kept) || len(got.Kept) == 0 || got.Kept[0].Total != r.Kept[0].Total {
-			t.Errorf("%s: kept %+v, want %+v", key, got.Kept, r.Kept)
-		}
-	case *ngca.IMAKReport:
-		want = settingsJSON{Iterations: r.MaxPasses}
-		if got.IMAK == nil || got.IMAK.Passes != r.Passes || got.IMAK.Converged != r.Converged || len(got.IMAK.Changes) != len(r.Changes) {
-			t.Errorf("%s: imak block %+v, want %+v", key, got.IMAK, r)
-		}
-	case *ngca.SNGCAReport:
-		want = settingsJSON{Iterations: r.MaxIter}
-		if got.SNGCA == nil || got.SNGCA.Projection != r.Projection.String() || got.SNGCA.Iterations != r.Iterations || got.SNGCA.Converged != r.Converged {
-			t.Errorf("%s: sngca block %+v, want %+v", key, got.SNGCA, r)
-		}
-	default:
-		t.Fatalf("%s: report %T", key, rep)
-	}
-	if got.Settings != want || (want == settingsJSON{}) {
+	if want := fitSettings(res.Report); got.Settings != want || (want == settingsJSON{}) {
 		t.Errorf("%s: settings %+v, want %+v", key, got.Settings, want)
 	}
-	if _, isRobust := rep.(*ngca.RobustReport); !isRobust && got.Robust != nil {
-		t.Errorf("%s: a robust block", key)
+	var loaded ngca.Result
+	if err := json.Unmarshal([]byte(text), &loaded); err != nil {
+		t.Fatalf("%s: the JSON does not load into an ngca.Result: %v", key, err)
 	}
-	if len(got.CV) != len(cv) {
-		t.Fatalf("%s: %d CV stages, want %d", key, len(got.CV), len(cv))
+	if loaded.Method != res.Method || !mat.Equal(loaded.Basis, res.Basis) || !slicesEqual(loaded.Mean, res.Mean) || !slicesEqual(loaded.Eigenvalues, res.Eigenvalues) {
+		t.Errorf("%s: loads as %s with another basis, mean or spectrum", key, loaded.Method)
 	}
-	for k, st := range got.CV {
-		w := cv[k]
-		if st.Name != w.Name || len(st.Coords) != len(w.Coords) || !slices.Equal(st.Widths, w.Widths) || !slices.Equal(st.Ridges, w.Ridges) {
-			t.Errorf("%s: stage %d is %q with %d coordinates, widths %v, ridges %v; want %q, %d, %v, %v", key, k,
-				st.Name, len(st.Coords), st.Widths, st.Ridges, w.Name, len(w.Coords), w.Widths, w.Ridges)
-		}
-		for _, c := range st.Coords {
-			if c.Width == nil || c.Ridge == nil || c.Score == nil || len(c.Scores) != len(w.Widths) || len(c.Scores[0]) != len(w.Ridges) {
-				t.Errorf("%s: stage %s coordinate %d: incomplete %+v", key, st.Name, c.Coord, c)
-			}
+	if fmt.Sprintf("%T", loaded.Report) != fmt.Sprintf("%T", res.Report) || len(loaded.Timings) != len(res.Timings) {
+		t.Errorf("%s: loads with report %T and %d timings, want %T and %d", key, loaded.Report, len(loaded.Timings), res.Report, len(res.Timings))
+	}
+	loaded.Timings, res.Timings = nil, nil
+	a, errA := json.Marshal(loaded)
+	b, errB := json.Marshal(res)
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		t.Errorf("%s: the loaded result writes other JSON than the library's fit (%v, %v)", key, errA, errB)
+	}
+	// Every field of the library's JSON is in the file, as the library
+	// writes it but for the indentation.
+	var lib, file map[string]json.RawMessage
+	if err := json.Unmarshal(b, &lib); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(text), &file); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range lib {
+		var w, c bytes.Buffer
+		if json.Compact(&w, file[k]) != nil || json.Compact(&c, v) != nil || (k != "timings" && w.String() != c.String()) {
+			t.Errorf("%s: %q is %.80s in the file, %.80s in the library's JSON", key, k, w.String(), c.String())
 		}
 	}
 }
@@ -210,11 +179,30 @@ func TestFitDocRobustBounds(t *testing.T) {
 	}
 }
 
-func TestJSONFloat(t *testing.T) {
+// TestWriteJSON: writeJSON keeps every number's digits and the strings of
+// non-finite numbers, and writes a list or object of scalars on one line.
+func TestWriteJSON(t *testing.T) {
 	var b strings.Builder
-	err := writeJSON(&b, map[string]any{"s": []jsonFloat{1, jsonFloat(math.Inf(1)), jsonFloat(math.NaN()), 0.1, 1e-300}})
-	if want := "{\n  \"s\": [1, null, null, 0.1, 1e-300]\n}\n"; err != nil || b.String() != want {
+	in := `{"s": [1, "+Inf", "NaN", 0.1, 1e-300, 0.000033412, 1.7976931348623157e+308], "m": [[1, 2], [3, 4]], "e": {}, "l": []}`
+	err := writeJSON(&b, json.RawMessage(in))
+	want := "{\n  \"s\": [1, \"+Inf\", \"NaN\", 0.1, 1e-300, 0.000033412, 1.7976931348623157e+308],\n  \"m\": [\n    [1, 2],\n    [3, 4]\n  ],\n  \"e\": {},\n  \"l\": []\n}\n"
+	if err != nil || b.String() != want {
 		t.Errorf("writeJSON: %q, %v; want %q", b.String(), err, want)
+	}
+}
+
+// TestMergeObjects: the command's fields go after the library's "label"
+// and at the end; a field written twice is an error.
+func TestMergeObjects(t *testing.T) {
+	got, err := mergeObjects([]byte(`{"a": 1, "label": "x", "b": [2]}`), "label", []byte(`{"c": {"d": 3}}`), []byte(`{"e": null}`))
+	if want := `{"a":1,"label":"x","c":{"d": 3},"b":[2],"e":null}`; err != nil || string(got) != want {
+		t.Errorf("merge: %s, %v; want %s", got, err, want)
+	}
+	if _, err := mergeObjects([]byte(`{"label": "x", "basis": 1}`), "label", []byte(`{"basis": 2}`), []byte(`{}`)); err == nil {
+		t.Error("a field written twice was merged")
+	}
+	if _, err := mergeObjects([]byte(`[1]`), "label", []byte(`{}`), []byte(`{}`)); err == nil {
+		t.Error("a list was merged as an object")
 	}
 }
 
@@ -406,10 +394,13 @@ func TestFitRobust(t *testing.T) {
 		Method string `json:"method"`
 		Label  string `json:"label"`
 		D      int    `json:"d"`
-		Robust *struct {
-			Path         string `json:"path"`
-			KernelCoords []int  `json:"kernel_coords"`
-		} `json:"robust"`
+		Report struct {
+			Type  string `json:"type"`
+			Value struct {
+				Path         ngca.RobustPath
+				KernelCoords []int
+			} `json:"value"`
+		} `json:"report"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("JSON: %v", err)
@@ -417,12 +408,13 @@ func TestFitRobust(t *testing.T) {
 	if got.Method != rob.Key || got.Label != rob.Label {
 		t.Errorf("method %q, label %q; want %q, %q", got.Method, got.Label, rob.Key, rob.Label)
 	}
-	if got.Robust == nil || got.Robust.Path == "" || len(got.Robust.KernelCoords) != min(4, got.D) {
-		t.Fatalf("robust report = %+v, want a path and min(Dim+2, d) kernel columns", got.Robust)
+	rep := got.Report.Value
+	if got.Report.Type != "RobustReport" || rep.Path == ngca.RobustAdaptive || len(rep.KernelCoords) != min(4, got.D) {
+		t.Fatalf("report = %+v, want a RobustReport with the path taken and min(Dim+2, d) kernel columns", got.Report)
 	}
-	for _, k := range got.Robust.KernelCoords {
-		if k < 1 || k > got.D {
-			t.Errorf("kernel column %d outside 1..%d (columns are numbered from 1)", k, got.D)
+	for _, k := range rep.KernelCoords {
+		if k < 0 || k >= got.D {
+			t.Errorf("kernel column %d outside 0..%d (the report's indices start at 0)", k, got.D-1)
 		}
 	}
 	// Too few rows for the default folds: the library's error, named.

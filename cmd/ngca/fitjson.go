@@ -5,78 +5,41 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/methods"
-	"gonum.org/v1/gonum/mat"
 )
 
-// fitJSON is what "ngca fit -json" writes. Numbers have full precision;
-// JSON has no Inf or NaN, so a non-finite number (a cross-validation score
-// of +Inf, which marks a candidate whose solve failed) is written as null.
-type fitJSON struct {
-	// ResultFormat is the version of the library's Result JSON (ngca.ResultFormat):
-	// a fit file is a Result's JSON with the command's own fields added, so
-	// that json.Unmarshal into an ngca.Result loads it.
-	ResultFormat int `json:"ngca_result"`
-	// Method is the registry key of the estimator that ran, Label its
-	// name (Result.Method).
-	Method      string          `json:"method"`
-	Label       string          `json:"label"`
-	Input       string          `json:"input"`
-	Format      string          `json:"format"`
-	N           int             `json:"n"`
-	D           int             `json:"d"`
-	Dim         int             `json:"dim"`
-	Columns     []string        `json:"columns,omitempty"`
-	LabelColumn string          `json:"label_column,omitempty"`
-	Seed        uint64          `json:"seed"`
-	Settings    settingsJSON    `json:"settings"`
-	Basis       json.RawMessage `json:"basis"`
-	Eigenvalues []jsonFloat     `json:"eigenvalues"`
-	Mean        json.RawMessage `json:"mean"`
-	CV          []stageJSON     `json:"cv"`
-	Kept        []keptJSON      `json:"kept,omitempty"`
-	Robust      *robustJSON     `json:"robust,omitempty"`
-	IMAK        *imakJSON       `json:"imak,omitempty"`
-	SNGCA       *sngcaJSON      `json:"sngca,omitempty"`
-	Timings     json.RawMessage `json:"timings"`
-	// Report is the Result's report exactly, as ngca.Result.MarshalJSON
-	// writes it (the fields above give it in readable form).
-	Report json.RawMessage `json:"report,omitempty"`
-	// Check is the report of ngca.Check (-check), as its MarshalJSON
-	// writes it.
-	Check json.RawMessage `json:"check,omitempty"`
+// fitFields are the command's own fields of "ngca fit -json". The file is
+// the library's JSON of the Result (ngca.Result.MarshalJSON: ngca_result,
+// label, basis, eigenvalues, mean, timings, report) with these fields
+// added after "label" and checkFields at the end, so that json.Unmarshal
+// into an ngca.Result loads it and there is one schema and one way of
+// writing numbers (a non-finite number is the string "NaN", "+Inf" or
+// "-Inf").
+type fitFields struct {
+	// Method is the registry key of the estimator that ran (the library's
+	// "label" is its name, Result.Method).
+	Method      string       `json:"method"`
+	Input       string       `json:"input"`
+	Format      string       `json:"format"`
+	N           int          `json:"n"`
+	D           int          `json:"d"`
+	Dim         int          `json:"dim"`
+	Columns     []string     `json:"columns,omitempty"`
+	LabelColumn string       `json:"label_column,omitempty"`
+	Seed        uint64       `json:"seed"`
+	Settings    settingsJSON `json:"settings"`
+}
+
+// checkFields are the fields of -check, after the library's.
+type checkFields struct {
+	// Check is the report of ngca.Check, as its MarshalJSON writes it.
+	Check *ngca.CheckReport `json:"check,omitempty"`
 	// CheckError says why -check could not judge the fit.
 	CheckError string `json:"check_error,omitempty"`
-}
-
-// imakJSON is the report of IMAK: its settings and its passes.
-type imakJSON struct {
-	Alpha     jsonFloat   `json:"alpha"`
-	Schedule  []jsonFloat `json:"schedule"`
-	Symmetric bool        `json:"symmetric"`
-	Passes    int         `json:"passes"`
-	Converged bool        `json:"converged"`
-	Changes   []jsonFloat `json:"changes"`
-}
-
-// sngcaJSON is the report of SNGCA: its settings and its last solve.
-type sngcaJSON struct {
-	Projection     string    `json:"projection"`
-	Functions      int       `json:"functions"`
-	FinalFunctions int       `json:"final_functions"`
-	Passes         int       `json:"passes"`
-	Kappa          jsonFloat `json:"kappa"`
-	Lambda         jsonFloat `json:"lambda"`
-	Iterations     int       `json:"iterations"`
-	Gap            jsonFloat `json:"gap"`
-	Converged      bool      `json:"converged"`
-	Dropped        int       `json:"dropped"`
 }
 
 // settingsJSON holds the settings the fit used, defaults resolved, as its
@@ -88,141 +51,116 @@ type settingsJSON struct {
 	Threshold  float64 `json:"threshold,omitempty"`
 }
 
-type stageJSON struct {
-	Name   string      `json:"name"`
-	Widths []jsonFloat `json:"widths"`
-	Ridges []jsonFloat `json:"ridges"`
-	Coords []coordJSON `json:"coords"`
-}
-
-// coordJSON is the cross-validation of one output coordinate: Scores[w][l]
-// is the score of Widths[w] and Ridges[l].
-type coordJSON struct {
-	Coord  int           `json:"coord"`
-	Width  jsonFloat     `json:"width"`
-	Ridge  jsonFloat     `json:"ridge"`
-	Score  jsonFloat     `json:"score"`
-	Scores [][]jsonFloat `json:"scores"`
-}
-
-// robustJSON is the report of the robust variant of WF-LSNGCA.
-type robustJSON struct {
-	Path         string    `json:"path"`
-	Wald         jsonFloat `json:"wald"`
-	DF           int       `json:"df"`
-	P            jsonFloat `json:"p"`
-	Distance     jsonFloat `json:"distance"`
-	Refined      bool      `json:"refined"`
-	KernelCoords []int     `json:"kernel_coords"`
-	NullCoords   []int     `json:"null_coords"`
-}
-
-// oneBased returns the 0-based indices idx numbered from 1.
-func oneBased(idx []int) []int {
-	out := make([]int, len(idx))
-	for i, k := range idx {
-		out[i] = k + 1
+// fitSettings returns the settings of the fit whose report is rep.
+func fitSettings(rep ngca.Report) settingsJSON {
+	switch r := rep.(type) {
+	case *ngca.LSReport:
+		return settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
+	case *ngca.RobustReport:
+		return settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
+	case *ngca.MIPPReport:
+		return settingsJSON{Iterations: r.Iterations, Threshold: r.Threshold}
+	case *ngca.IMAKReport:
+		return settingsJSON{Iterations: r.MaxPasses}
+	case *ngca.SNGCAReport:
+		return settingsJSON{Iterations: r.MaxIter}
 	}
-	return out
+	return settingsJSON{}
 }
 
-type keptJSON struct {
-	Family     string `json:"family"`
-	Kept       int    `json:"kept"`
-	Total      int    `json:"total"`
-	Degenerate int    `json:"degenerate"`
-}
-
-// jsonFloat is a float64 written with full precision, or null if it is not
-// finite.
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
-}
-
-func jsonFloats(v []float64) []jsonFloat {
-	out := make([]jsonFloat, len(v))
-	for i, x := range v {
-		out[i] = jsonFloat(x)
-	}
-	return out
-}
-
-func jsonRows(m mat.Matrix) [][]jsonFloat {
-	r, c := m.Dims()
-	out := make([][]jsonFloat, r)
-	for i := range out {
-		out[i] = make([]jsonFloat, c)
-		for j := range out[i] {
-			out[i][j] = jsonFloat(m.At(i, j))
-		}
-	}
-	return out
-}
-
-// newFitJSON collects what fit reports about a fit of the estimator m to
-// the table t read from file name.
-func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res *ngca.Result) (*fitJSON, error) {
-	lib, err := res.MarshalJSON()
+// fitJSON returns the JSON object (compact) that "ngca fit -json" writes
+// for a fit res of the estimator m to the table t read from file name,
+// with the report chk of -check or the error checkErr that stopped it.
+func fitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res *ngca.Result, chk *ngca.CheckReport, checkErr error) ([]byte, error) {
+	lib, err := json.Marshal(res)
 	if err != nil {
 		return nil, err
 	}
-	// The basis, mean, timings and report as the library writes them.
-	var exact struct {
-		Basis, Mean, Timings, Report json.RawMessage
-	}
-	if err := json.Unmarshal(lib, &exact); err != nil {
+	n, d := t.X.Dims()
+	own, err := json.Marshal(fitFields{Method: m.Key, Input: name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
+		Columns: t.Names, LabelColumn: t.LabelName, Seed: a.seed, Settings: fitSettings(res.Report)})
+	if err != nil {
 		return nil, err
 	}
-	n, d := t.X.Dims()
-	out := &fitJSON{ResultFormat: ngca.ResultFormat, Report: exact.Report, Method: m.Key, Label: res.Method, Input: name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
-		Columns: t.Names, LabelColumn: t.LabelName, Seed: a.seed,
-		Basis: exact.Basis, Eigenvalues: jsonFloats(res.Eigenvalues), Mean: exact.Mean,
-		CV: []stageJSON{}, Timings: exact.Timings}
-	switch r := res.Report.(type) {
-	case *ngca.LSReport:
-		out.Settings = settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
-		out.CV = cvJSON(r.CV)
-	case *ngca.RobustReport:
-		out.Settings = settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
-		out.CV = cvJSON(r.CV)
-		out.Robust = &robustJSON{Path: r.Path.String(), Wald: jsonFloat(r.Wald), DF: r.DF, P: jsonFloat(r.P), Distance: jsonFloat(r.Distance), Refined: r.Refined,
-			KernelCoords: oneBased(r.KernelCoords), NullCoords: oneBased(r.NullCoords)}
-	case *ngca.MIPPReport:
-		out.Settings = settingsJSON{Iterations: r.Iterations, Threshold: r.Threshold}
-		for _, k := range r.Kept {
-			out.Kept = append(out.Kept, keptJSON{Family: k.Family, Kept: k.Kept, Total: k.Total, Degenerate: k.Degenerate})
+	c := checkFields{Check: chk}
+	if chk == nil && checkErr != nil {
+		c.CheckError = checkErr.Error()
+	}
+	tail, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	return mergeObjects(lib, "label", own, tail)
+}
+
+// member is a field of a JSON object.
+type member struct {
+	key   string
+	value json.RawMessage
+}
+
+// objectMembers returns the fields of the JSON object obj, in order.
+func objectMembers(obj []byte) ([]member, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object: %.40s", obj)
+	}
+	var out []member
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, err
 		}
-	case *ngca.IMAKReport:
-		out.Settings = settingsJSON{Iterations: r.MaxPasses}
-		out.IMAK = &imakJSON{Alpha: jsonFloat(r.Alpha), Schedule: jsonFloats(r.Schedule), Symmetric: r.Symmetric,
-			Passes: r.Passes, Converged: r.Converged, Changes: jsonFloats(r.Changes)}
-	case *ngca.SNGCAReport:
-		out.Settings = settingsJSON{Iterations: r.MaxIter}
-		out.SNGCA = &sngcaJSON{Projection: r.Projection.String(), Functions: r.Functions, FinalFunctions: r.FinalFunctions,
-			Passes: r.Passes, Kappa: jsonFloat(r.Kappa), Lambda: jsonFloat(r.Lambda), Iterations: r.Iterations,
-			Gap: jsonFloat(r.Gap), Converged: r.Converged, Dropped: r.Dropped}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, member{k.(string), v})
 	}
 	return out, nil
 }
 
-// cvJSON converts the cross-validation of the stages of a fit.
-func cvJSON(cv []ngca.StageCV) []stageJSON {
-	out := []stageJSON{}
-	for _, st := range cv {
-		s := stageJSON{Name: st.Name, Widths: jsonFloats(st.Widths), Ridges: jsonFloats(st.Ridges)}
-		for k, c := range st.Coords {
-			s.Coords = append(s.Coords, coordJSON{Coord: k + 1, Width: jsonFloat(c.Width), Ridge: jsonFloat(c.Ridge),
-				Score: jsonFloat(c.Score), Scores: jsonRows(c.Scores)})
+// mergeObjects returns the JSON object base with the fields of the object
+// after inserted after base's field key (or first, if base has none) and
+// those of the object tail at the end. A field name in two objects is an
+// error.
+func mergeObjects(base []byte, key string, after, tail []byte) ([]byte, error) {
+	var parts [3][]member
+	for i, obj := range [][]byte{base, after, tail} {
+		var err error
+		if parts[i], err = objectMembers(obj); err != nil {
+			return nil, err
 		}
-		out = append(out, s)
 	}
-	return out
+	seen := map[string]bool{}
+	for _, p := range parts {
+		for _, f := range p {
+			if seen[f.key] {
+				return nil, fmt.Errorf("JSON field %q written twice", f.key)
+			}
+			seen[f.key] = true
+		}
+	}
+	at := 0
+	for i, f := range parts[0] {
+		if f.key == key {
+			at = i + 1
+		}
+	}
+	fields := append(append(append(append([]member(nil), parts[0][:at]...), parts[1]...), parts[0][at:]...), parts[2]...)
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(f.value)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // writeJSON writes v as indented JSON in which an array or object that
