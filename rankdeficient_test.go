@@ -2,6 +2,7 @@ package ngca_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -273,4 +274,41 @@ func ExampleResult_dependent() {
 	// Output:
 	// left out: [4]
 	// basis row 4: [0 0]
+}
+
+// TestDependentJSON: a fit that left columns out keeps them through JSON,
+// and a file whose dependent columns do not match its basis or
+// eigenvalues is refused.
+func TestDependentJSON(t *testing.T) {
+	x, _ := invariantData(t)
+	y := withColumn(x, func(r []float64) float64 { return r[1] - r[2] })
+	res, err := (&ngca.MIPP{Dim: 2}).Fit(context.Background(), y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back ngca.Result
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(back.Dependent) != "[6]" || !mat.Equal(back.Basis, res.Basis) || len(back.Eigenvalues) != 6 {
+		t.Errorf("read back Dependent %v, %d eigenvalues", back.Dependent, len(back.Eigenvalues))
+	}
+	for _, tc := range []struct{ from, to string }{
+		{`"dependent":[6]`, `"dependent":[0]`},   // row 0 is not zero
+		{`"dependent":[6]`, `"dependent":[7]`},   // no such column
+		{`"dependent":[6]`, `"dependent":[6,6]`}, // not distinct
+		{`"dependent":[6]`, `"dependent":[]`},    // 6 eigenvalues for 7 rows
+	} {
+		bad := strings.Replace(string(data), tc.from, tc.to, 1)
+		if bad == string(data) {
+			t.Fatalf("%s not in the JSON", tc.from)
+		}
+		if err := json.Unmarshal([]byte(bad), &back); !errors.Is(err, ngca.ErrShape) {
+			t.Errorf("%s: error %v, want ErrShape", tc.to, err)
+		}
+	}
 }

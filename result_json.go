@@ -35,6 +35,7 @@ type resultJSON struct {
 	Basis       json.RawMessage `json:"basis"`
 	Eigenvalues json.RawMessage `json:"eigenvalues"`
 	Mean        json.RawMessage `json:"mean"`
+	Dependent   []int           `json:"dependent"`
 	Timings     json.RawMessage `json:"timings"`
 	Report      json.RawMessage `json:"report"`
 }
@@ -43,7 +44,8 @@ type resultJSON struct {
 //
 //	{"ngca_result": 1, "label": Method,
 //	 "basis": [d rows of Dim numbers], "eigenvalues": [d values] or null,
-//	 "mean": [d numbers], "timings": {step: seconds, ...},
+//	 "mean": [d numbers], "dependent": [column indices] (only if any),
+//	 "timings": {step: seconds, ...},
 //	 "report": {"type": "LSReport", "value": {field: value, ...}}}
 //
 // "report" is left out when Report is nil. Numbers are written with the
@@ -63,14 +65,16 @@ type resultJSON struct {
 // ErrShape when Basis is nil or empty, has more columns than rows, holds
 // a non-finite number (then wrapping ErrNonFinite too) or has columns
 // that are not orthonormal (an entry of BᵀB − I beyond 1e-6 in
-// magnitude), when Mean is not of length d or not finite, or when
-// Eigenvalues is neither nil nor of length d; and an error wrapping
+// magnitude), when Mean is not of length d or not finite, when Dependent
+// is not an ascending list of distinct columns whose rows of Basis are
+// zero, or when Eigenvalues is neither nil nor of length d − len(Dependent);
+// and an error wrapping
 // ErrParam for a report type without a JSON form.
 func (r Result) MarshalJSON() ([]byte, error) {
-	if r.Method == "" && r.Basis == nil && r.Mean == nil && r.Eigenvalues == nil && r.Timings == nil && r.Report == nil {
+	if r.Method == "" && r.Basis == nil && r.Mean == nil && r.Eigenvalues == nil && r.Dependent == nil && r.Timings == nil && r.Report == nil {
 		return []byte("null"), nil
 	}
-	if err := checkResult(r.Basis, r.Mean, r.Eigenvalues); err != nil {
+	if err := checkResult(r.Basis, r.Mean, r.Eigenvalues, r.Dependent); err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
@@ -101,6 +105,14 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	writeFloats(&b, r.Eigenvalues)
 	b.WriteString(`,"mean":`)
 	writeFloats(&b, r.Mean)
+	if r.Dependent != nil {
+		dep, err := json.Marshal(r.Dependent)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"dependent":`)
+		b.Write(dep)
+	}
 	b.WriteString(`,"timings":{`)
 	for i, t := range r.Timings {
 		if i > 0 {
@@ -135,8 +147,10 @@ func (r Result) MarshalJSON() ([]byte, error) {
 //
 // The result read satisfies Result's contract: Basis is d×m with
 // 1 ≤ m ≤ d, finite and orthonormal (every entry of BᵀB − I within 1e-6),
-// Mean holds d finite numbers, and Eigenvalues is nil (for "eigenvalues"
-// absent, null or []) or holds d values. An eigenvalue may be NaN or ±Inf
+// Mean holds d finite numbers, Dependent lists distinct columns in
+// ascending order whose rows of Basis are zero, and Eigenvalues is nil
+// (for "eigenvalues" absent, null or []) or holds d − len(Dependent)
+// values. An eigenvalue may be NaN or ±Inf
 // (written "NaN", "+Inf", "-Inf"): Eigenvalues is a diagnostic that
 // MarshalJSON writes as it is, although no estimator returns a non-finite
 // one.
@@ -177,7 +191,10 @@ func (r *Result) UnmarshalJSON(data []byte) error {
 	if len(out.Eigenvalues) == 0 {
 		out.Eigenvalues = nil
 	}
-	if err := checkResult(out.Basis, out.Mean, out.Eigenvalues); err != nil {
+	if len(j.Dependent) > 0 {
+		out.Dependent = j.Dependent
+	}
+	if err := checkResult(out.Basis, out.Mean, out.Eigenvalues, out.Dependent); err != nil {
 		return err
 	}
 	if out.Timings, err = readTimings(j.Timings); err != nil {
@@ -192,9 +209,9 @@ func (r *Result) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// checkResult checks what Result's contract says of the basis b, the mean
-// and the eigenvalues eig (see MarshalJSON).
-func checkResult(b *mat.Dense, mean, eig []float64) error {
+// checkResult checks what Result's contract says of the basis b, the mean,
+// the eigenvalues eig and the dependent columns dep (see MarshalJSON).
+func checkResult(b *mat.Dense, mean, eig []float64, dep []int) error {
 	if b == nil || b.IsEmpty() {
 		return fmt.Errorf("%w: result has no basis", ErrShape)
 	}
@@ -230,8 +247,21 @@ func checkResult(b *mat.Dense, mean, eig []float64) error {
 			return fmt.Errorf("%w: mean[%d] is %v: %w", ErrShape, i, v, ErrNonFinite)
 		}
 	}
-	if eig != nil && len(eig) != d {
-		return fmt.Errorf("%w: %d eigenvalues for a basis of %d rows", ErrShape, len(eig), d)
+	for i, j := range dep {
+		switch {
+		case j < 0 || j >= d:
+			return fmt.Errorf("%w: dependent column %d of a basis of %d rows", ErrShape, j, d)
+		case i > 0 && j <= dep[i-1]:
+			return fmt.Errorf("%w: dependent columns %v are not distinct and ascending", ErrShape, dep)
+		}
+		for k := 0; k < m; k++ {
+			if b.At(j, k) != 0 {
+				return fmt.Errorf("%w: basis row %d of the dependent column is not zero", ErrShape, j)
+			}
+		}
+	}
+	if eig != nil && len(eig) != d-len(dep) {
+		return fmt.Errorf("%w: %d eigenvalues for a basis of %d rows with %d dependent columns", ErrShape, len(eig), d, len(dep))
 	}
 	return nil
 }
