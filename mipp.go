@@ -126,6 +126,19 @@ func (f Family) params(i int) ([]float64, error) {
 	return p, nil
 }
 
+// MIPPReport is the Report of MIPP.
+type MIPPReport struct {
+	// Iterations and Threshold are the settings the fit used (the
+	// defaults resolved).
+	Iterations int
+	Threshold  float64
+	// Kept reports, for every family of index functions in order, how
+	// many functions passed the signal-to-noise threshold.
+	Kept []FamilyCount
+}
+
+func (*MIPPReport) isReport() {}
+
 // FamilyCount reports what MIPP kept of one family of index functions.
 type FamilyCount struct {
 	// Family is the name of the family's kind (FamilyKind.String).
@@ -269,8 +282,24 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	sw.lap("eigen")
-	return &Result{Method: "MIPP", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Timings: sw.total(),
+	return &Result{Method: methodMIPP, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Timings: sw.total(),
 		Report: &MIPPReport{Iterations: iters, Threshold: tau, Kept: kept}}, nil
+}
+
+// methodMIPP is the Result.Method of MIPP's fits.
+const methodMIPP = "MIPP"
+
+func init() { register(&MIPP{}) }
+
+func (m *MIPP) method() string    { return methodMIPP }
+func (m *MIPP) dim() int          { return m.Dim }
+func (m *MIPP) equivariant() bool { return true }
+func (m *MIPP) newReport() Report { return &MIPPReport{} }
+
+func (m *MIPP) with(src rand.Source, workers int) Estimator {
+	c := *m
+	c.Src, c.Workers, c.Progress = src, workers, nil
+	return &c
 }
 
 // indexFn is one index function: its family (index into the families),
