@@ -261,29 +261,47 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	y := wh.apply(pr.z)
-	fns := indexFunctions(fams)
-	pp := newMIPPProblem(y, iters, tau, pr.rng, len(fns))
 	sw.lap("prepare")
-
-	pr.progress.begin("mipp")
-	betas, status, err := pp.runAll(ctx, pr.workers, fns, pr.progress)
+	b, eig, kept, err := mippEstimate(ctx, y, m.Dim, fams, iters, tau, &pr.plan, sw)
 	if err != nil {
 		return nil, err
 	}
-	kept, rows := keptVectors(fams, fns, betas, status, pr.d)
-	sw.lap("mipp")
-	k := len(rows) / pr.d
-	if k < m.Dim {
-		return nil, &fewKeptError{kept: k, total: len(fns), tau: tau, dim: m.Dim}
-	}
-	back := func(b mat.Matrix) *mat.Dense { return pr.scale.unscale(wh.unwhiten(b)) }
-	basis, eig, err := basisFrom(mat.NewDense(k, pr.d, rows), m.Dim, back, "kept vectors β")
+	basis, err := mapBack(b, func(b mat.Matrix) *mat.Dense { return pr.scale.unscale(wh.unwhiten(b)) })
 	if err != nil {
 		return nil, err
 	}
 	sw.lap("eigen")
 	return &Result{Method: methodMIPP, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Timings: sw.total(),
 		Report: &MIPPReport{Iterations: iters, Threshold: tau, Kept: kept}}, nil
+}
+
+// mippEstimate is MIPP on data already prepared: the whitened rows y
+// (n×d). It runs the index functions of fams (iters evaluations of β each,
+// threshold tau) with the random starts drawn from p.rng, on p.workers
+// goroutines, reporting to p.progress as the stage "mipp", and laps "mipp"
+// on sw. It returns the dim leading eigenvectors B of (1/k) Σ β βᵀ over
+// the k kept vectors (d×dim, whitened coordinates), all d eigenvalues in
+// descending order, and what was kept of each family.
+func mippEstimate(ctx context.Context, y *mat.Dense, dim int, fams []mippFamily, iters int, tau float64, p *plan, sw *stopwatch) (*mat.Dense, []float64, []FamilyCount, error) {
+	_, d := y.Dims()
+	fns := indexFunctions(fams)
+	pp := newMIPPProblem(y, iters, tau, p.rng, len(fns))
+	p.progress.begin("mipp")
+	betas, status, err := pp.runAll(ctx, p.workers, fns, p.progress)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	kept, rows := keptVectors(fams, fns, betas, status, d)
+	sw.lap("mipp")
+	k := len(rows) / d
+	if k < dim {
+		return nil, nil, nil, &fewKeptError{kept: k, total: len(fns), tau: tau, dim: dim}
+	}
+	b, eig, err := leadingBasis(mat.NewDense(k, d, rows), dim, "kept vectors β")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return b, eig, kept, nil
 }
 
 // methodMIPP is the Result.Method of MIPP's fits.
