@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -393,8 +392,6 @@ func (m *MIPP) settings() (fams []mippFamily, iters int, tau float64, err error)
 	}
 	return fams, iters, tau, nil
 }
-
-func blasVec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }
 
 // fewKeptError reports that fewer index functions passed MIPP's threshold
 // than Dim: the matrix Σββᵀ of the kept vectors has rank kept < Dim, so its

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -202,3 +203,6 @@ func completeFrame(b *mat.Dense) *mat.Dense {
 	u.Slice(0, d, m, d).(*mat.Dense).Copy(vecs.Slice(0, d, m, d))
 	return u
 }
+
+// blasVec views v as a BLAS vector of unit increment.
+func blasVec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }
