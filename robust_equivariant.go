@@ -46,7 +46,6 @@ func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim in
 		return nil, fmt.Errorf("robust WF-LSNGCA: equivariant start: %w", err)
 	}
 	start := wh.unwhiten(b)
-	sw.lap("start")
 	for r := 0; r < robustRounds; r++ {
 		var cv StageCV
 		if b, cv, err = alignStep(ctx, yw, completeFrame(b), dim, fmt.Sprintf("align %d", r+1), &ef.tilt); err != nil {
