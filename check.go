@@ -257,12 +257,12 @@ func checkInputs(est Estimator, x mat.Matrix, res *Result) (*mat.Dense, int, err
 	if err := checkFinite("basis", res.Basis); err != nil {
 		return nil, 0, err
 	}
-	if _, k, method, ok := packageEstimator(est, nil); ok {
-		if k != m {
-			return nil, 0, fmt.Errorf("%w: estimator has Dim = %d, the fit %d", ErrDim, k, m)
+	if e, ok := est.(estimator); ok {
+		if e.dim() != m {
+			return nil, 0, fmt.Errorf("%w: estimator has Dim = %d, the fit %d", ErrDim, e.dim(), m)
 		}
-		if res.Method != "" && res.Method != method {
-			return nil, 0, fmt.Errorf("%w: the result is a fit of %q, not of the estimator given (%s)", ErrParam, res.Method, method)
+		if res.Method != "" && res.Method != e.method() {
+			return nil, 0, fmt.Errorf("%w: the result is a fit of %q, not of the estimator given (%s)", ErrParam, res.Method, e.method())
 		}
 	}
 	data := mat.NewDense(n, d, nil)
@@ -273,20 +273,19 @@ func checkInputs(est Estimator, x mat.Matrix, res *Result) (*mat.Dense, int, err
 // checkReferences returns the reference estimators for a fit of est, in
 // the order Check tries them: an estimate of another kind than the fit's.
 func checkReferences(est Estimator, m int) []Estimator {
-	switch est.(type) {
-	case *MIPP, *IMAK, *SNGCA:
-		return nil // equivariant: judged by stability alone
+	if e, ok := est.(estimator); ok && e.equivariant() {
+		return nil // judged by stability alone
 	}
 	return []Estimator{&IMAK{Dim: m}, &MIPP{Dim: m}}
 }
 
-// agreement compares the reference fitted by r with the fit's basis,
-// whose Spread is spread.
+// agreement compares the reference fitted by r, an estimator of this
+// package, with the fit's basis, whose Spread is spread.
 func (r *checkRun) agreement(basis *mat.Dense, spread float64) Agreement {
 	a := Agreement{Distance: math.NaN(), Limit: math.NaN(), SpreadLimit: checkReferenceStable}
 	full := r.results[0]
 	if r.errs[0] != nil || full == nil {
-		_, _, a.Method, _ = packageEstimator(r.est, nil)
+		a.Method = r.own.method()
 		a.Err = fmt.Sprint(r.errs[0])
 		return a
 	}

@@ -17,10 +17,10 @@ type checkRun struct {
 	full bool
 	// seeds holds one PCG seed per fit: the full fit first if full.
 	seeds [][2]uint64
-	// own reports whether est can be reseeded and run with one worker per
-	// fit (a package estimator); other estimators are fitted as given, one
-	// fit at a time.
-	own bool
+	// own is est if it is an estimator of this package, which is
+	// reseeded and run with one worker per fit; other estimators are
+	// fitted as given, one fit at a time.
+	own estimator
 	// results and errs hold the fits, the full fit first if full.
 	results []*Result
 	errs    []error
@@ -38,41 +38,8 @@ func newCheckRun(est Estimator, full bool, halves int, rng *rand.Rand) *checkRun
 	for i := range r.seeds {
 		r.seeds[i] = [2]uint64{rng.Uint64(), rng.Uint64()}
 	}
-	_, _, _, r.own = packageEstimator(est, nil)
+	r.own, _ = est.(estimator)
 	return r
-}
-
-// packageEstimator describes an estimator of this package: a copy with
-// the source src, one worker and no progress callback, its Dim and the
-// Result.Method of its fits. ok is false for an estimator of another type.
-func packageEstimator(est Estimator, src rand.Source) (c Estimator, dim int, method string, ok bool) {
-	switch e := est.(type) {
-	case *WFLSNGCA:
-		c := *e
-		c.Src, c.Workers, c.Progress = src, 1, nil
-		return &c, e.Dim, "WF-LSNGCA", true
-	case *RobustWFLSNGCA:
-		c := *e
-		c.Src, c.Workers, c.Progress = src, 1, nil
-		return &c, e.Dim, "WF-LSNGCA robust", true
-	case *LSNGCA:
-		c := *e
-		c.Src, c.Workers, c.Progress = src, 1, nil
-		return &c, e.Dim, "LSNGCA", true
-	case *MIPP:
-		c := *e
-		c.Src, c.Workers, c.Progress = src, 1, nil
-		return &c, e.Dim, "MIPP", true
-	case *IMAK:
-		c := *e
-		c.Src, c.Workers, c.Progress = src, 1, nil
-		return &c, e.Dim, "IMAK", true
-	case *SNGCA:
-		c := *e
-		c.Src, c.Workers, c.Progress = src, 1, nil
-		return &c, e.Dim, "SNGCA", true
-	}
-	return est, 0, "", false
 }
 
 // fit runs fit i of r: the full data x for the first fit if r.full, else
@@ -87,8 +54,8 @@ func (r *checkRun) fit(ctx context.Context, i int, x *mat.Dense, halves [][]int)
 		data = rowsOf(x, halves[h])
 	}
 	est := r.est
-	if r.own {
-		est, _, _, _ = packageEstimator(r.est, rand.NewPCG(r.seeds[i][0], r.seeds[i][1]))
+	if r.own != nil {
+		est = r.own.with(rand.NewPCG(r.seeds[i][0], r.seeds[i][1]), 1)
 	}
 	r.results[i], r.errs[i] = est.Fit(ctx, data)
 }
@@ -104,7 +71,7 @@ func runFits(ctx context.Context, workers int, runs []*checkRun, x *mat.Dense, h
 	var par, seq []task
 	for _, r := range runs {
 		for i := range r.results {
-			if r.own {
+			if r.own != nil {
 				par = append(par, task{r, i})
 			} else {
 				seq = append(seq, task{r, i})

@@ -41,11 +41,11 @@ const (
 func (m DimMethod) String() string {
 	switch m {
 	case DimMIPP:
-		return "MIPP"
+		return methodMIPP
 	case DimWFLSNGCA:
-		return "WF-LSNGCA"
+		return methodWFLSNGCA
 	case DimLSNGCA:
-		return "LSNGCA"
+		return methodLSNGCA
 	}
 	return fmt.Sprintf("DimMethod(%d)", int(m))
 }

@@ -29,7 +29,7 @@ func newDimTester(ctx context.Context, m DimMethod, pr *prepared) (*dimTester, e
 		for i := range fams {
 			fams[i].L = dimFunctions
 		}
-		return &dimTester{label: "MIPP", settings: fmt.Sprintf("4 families × %d index functions, 10 iterations, τ = 1.6", dimFunctions),
+		return &dimTester{label: methodMIPP, settings: fmt.Sprintf("4 families × %d index functions, 10 iterations, τ = 1.6", dimFunctions),
 			make: func(dim int, src rand.Source, workers int, prog func(Progress)) Estimator {
 				return &MIPP{Dim: dim, Families: fams, Src: src, Workers: workers, Progress: prog}
 			}}, nil
@@ -46,13 +46,13 @@ func newDimTester(ctx context.Context, m DimMethod, pr *prepared) (*dimTester, e
 	cv := r.Report.(*LSReport).CV
 	w1, l1 := chosenGrid(cv[0])
 	if m == DimLSNGCA {
-		return &dimTester{label: "LSNGCA", settings: fmt.Sprintf("widths %.3g, ridges %.3g (the cross-validated choices), 2 folds", w1, l1),
+		return &dimTester{label: methodLSNGCA, settings: fmt.Sprintf("widths %.3g, ridges %.3g (the cross-validated choices), 2 folds", w1, l1),
 			make: func(dim int, src rand.Source, workers int, prog func(Progress)) Estimator {
 				return &LSNGCA{Dim: dim, Widths: w1, Ridges: l1, Folds: 2, Src: src, Workers: workers, Progress: prog}
 			}}, nil
 	}
 	w2, l2 := chosenGrid(cv[1])
-	return &dimTester{label: "WF-LSNGCA",
+	return &dimTester{label: methodWFLSNGCA,
 		settings: fmt.Sprintf("stage 1 widths %.3g, ridges %.3g; stage 2 widths %.3g, ridges %.3g (the cross-validated choices), 2 folds", w1, l1, w2, l2),
 		make: func(dim int, src rand.Source, workers int, prog func(Progress)) Estimator {
 			return &WFLSNGCA{Dim: dim, Widths: w1, Ridges: l1, VWidths: w2, VRidges: l2, Folds: 2, Src: src, Workers: workers, Progress: prog}

@@ -206,7 +206,23 @@ func (im *IMAK) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	sw.lap("basis")
-	return &Result{Method: "IMAK", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(), Report: rep}, nil
+	return &Result{Method: methodIMAK, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(), Report: rep}, nil
+}
+
+// methodIMAK is the Result.Method of IMAK's fits.
+const methodIMAK = "IMAK"
+
+func init() { register(&IMAK{}) }
+
+func (im *IMAK) method() string    { return methodIMAK }
+func (im *IMAK) dim() int          { return im.Dim }
+func (im *IMAK) equivariant() bool { return true }
+func (im *IMAK) newReport() Report { return &IMAKReport{} }
+
+func (im *IMAK) with(src rand.Source, workers int) Estimator {
+	c := *im
+	c.Src, c.Workers, c.Progress = src, workers, nil
+	return &c
 }
 
 // iterate runs the passes and returns the final Û (whitened coordinates),

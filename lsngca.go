@@ -77,8 +77,24 @@ func (l *LSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	sw.lap("eigen")
-	return &Result{Method: "LSNGCA", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
+	return &Result{Method: methodLSNGCA, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
 		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, CV: []StageCV{st.cv}}}, nil
+}
+
+// methodLSNGCA is the Result.Method of LSNGCA's fits.
+const methodLSNGCA = "LSNGCA"
+
+func init() { register(&LSNGCA{}) }
+
+func (l *LSNGCA) method() string    { return methodLSNGCA }
+func (l *LSNGCA) dim() int          { return l.Dim }
+func (l *LSNGCA) equivariant() bool { return false }
+func (l *LSNGCA) newReport() Report { return &LSReport{} }
+
+func (l *LSNGCA) with(src rand.Source, workers int) Estimator {
+	c := *l
+	c.Src, c.Workers, c.Progress = src, workers, nil
+	return &c
 }
 
 func (l *LSNGCA) config() config {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -126,6 +125,19 @@ func (f Family) params(i int) ([]float64, error) {
 	}
 	return p, nil
 }
+
+// MIPPReport is the Report of MIPP.
+type MIPPReport struct {
+	// Iterations and Threshold are the settings the fit used (the
+	// defaults resolved).
+	Iterations int
+	Threshold  float64
+	// Kept reports, for every family of index functions in order, how
+	// many functions passed the signal-to-noise threshold.
+	Kept []FamilyCount
+}
+
+func (*MIPPReport) isReport() {}
 
 // FamilyCount reports what MIPP kept of one family of index functions.
 type FamilyCount struct {
@@ -250,29 +262,63 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	y := wh.apply(pr.z)
-	fns := indexFunctions(fams)
-	pp := newMIPPProblem(y, iters, tau, pr.rng, len(fns))
 	sw.lap("prepare")
-
-	pr.progress.begin("mipp")
-	betas, status, err := pp.runAll(ctx, pr.workers, fns, pr.progress)
+	b, eig, kept, err := mippEstimate(ctx, y, m.Dim, fams, iters, tau, &pr.plan, sw)
 	if err != nil {
 		return nil, err
 	}
-	kept, rows := keptVectors(fams, fns, betas, status, pr.d)
-	sw.lap("mipp")
-	k := len(rows) / pr.d
-	if k < m.Dim {
-		return nil, &fewKeptError{kept: k, total: len(fns), tau: tau, dim: m.Dim}
-	}
-	back := func(b mat.Matrix) *mat.Dense { return pr.scale.unscale(wh.unwhiten(b)) }
-	basis, eig, err := basisFrom(mat.NewDense(k, pr.d, rows), m.Dim, back, "kept vectors β")
+	basis, err := mapBack(b, func(b mat.Matrix) *mat.Dense { return pr.scale.unscale(wh.unwhiten(b)) })
 	if err != nil {
 		return nil, err
 	}
 	sw.lap("eigen")
-	return &Result{Method: "MIPP", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
+	return &Result{Method: methodMIPP, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
 		Report: &MIPPReport{Iterations: iters, Threshold: tau, Kept: kept}}, nil
+}
+
+// mippEstimate is MIPP on data already prepared: the whitened rows y
+// (n×d). It runs the index functions of fams (iters evaluations of β each,
+// threshold tau) with the random starts drawn from p.rng, on p.workers
+// goroutines, reporting to p.progress as the stage "mipp", and laps "mipp"
+// on sw. It returns the dim leading eigenvectors B of (1/k) Σ β βᵀ over
+// the k kept vectors (d×dim, whitened coordinates), all d eigenvalues in
+// descending order, and what was kept of each family.
+func mippEstimate(ctx context.Context, y *mat.Dense, dim int, fams []mippFamily, iters int, tau float64, p *plan, sw *stopwatch) (*mat.Dense, []float64, []FamilyCount, error) {
+	_, d := y.Dims()
+	fns := indexFunctions(fams)
+	pp := newMIPPProblem(y, iters, tau, p.rng, len(fns))
+	p.progress.begin("mipp")
+	betas, status, err := pp.runAll(ctx, p.workers, fns, p.progress)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	kept, rows := keptVectors(fams, fns, betas, status, d)
+	sw.lap("mipp")
+	k := len(rows) / d
+	if k < dim {
+		return nil, nil, nil, &fewKeptError{kept: k, total: len(fns), tau: tau, dim: dim}
+	}
+	b, eig, err := leadingBasis(mat.NewDense(k, d, rows), dim, "kept vectors β")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return b, eig, kept, nil
+}
+
+// methodMIPP is the Result.Method of MIPP's fits.
+const methodMIPP = "MIPP"
+
+func init() { register(&MIPP{}) }
+
+func (m *MIPP) method() string    { return methodMIPP }
+func (m *MIPP) dim() int          { return m.Dim }
+func (m *MIPP) equivariant() bool { return true }
+func (m *MIPP) newReport() Report { return &MIPPReport{} }
+
+func (m *MIPP) with(src rand.Source, workers int) Estimator {
+	c := *m
+	c.Src, c.Workers, c.Progress = src, workers, nil
+	return &c
 }
 
 // indexFn is one index function: its family (index into the families),
@@ -348,8 +394,6 @@ func (m *MIPP) settings() (fams []mippFamily, iters int, tau float64, err error)
 	}
 	return fams, iters, tau, nil
 }
-
-func blasVec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }
 
 // fewKeptError reports that fewer index functions passed MIPP's threshold
 // than Dim: the matrix Σββᵀ of the kept vectors has rank kept < Dim, so its

@@ -11,14 +11,15 @@ import (
 )
 
 // reportTypes are the Report types that a Result's JSON can hold, by the
-// name written as the report's "type".
+// name written as the report's "type": those of the package's estimators,
+// which register adds (addReportType).
 var reportTypes = map[string]reflect.Type{}
 
-func init() {
-	for _, r := range []Report{&LSReport{}, &MIPPReport{}, &RobustReport{}, &IMAKReport{}, &SNGCAReport{}} {
-		t := reflect.TypeOf(r).Elem()
-		reportTypes[t.Name()] = t
-	}
+// addReportType makes the type of r, a pointer to a struct, one that a
+// Result's JSON can hold.
+func addReportType(r Report) {
+	t := reflect.TypeOf(r).Elem()
+	reportTypes[t.Name()] = t
 }
 
 var denseType = reflect.TypeOf((*mat.Dense)(nil))

@@ -168,20 +168,7 @@ type LSReport struct {
 	CV []StageCV
 }
 
-// MIPPReport is the Report of MIPP.
-type MIPPReport struct {
-	// Iterations and Threshold are the settings the fit used (the
-	// defaults resolved).
-	Iterations int
-	Threshold  float64
-	// Kept reports, for every family of index functions in order, how
-	// many functions passed the signal-to-noise threshold.
-	Kept []FamilyCount
-}
-
-func (*LSReport) isReport()     {}
-func (*MIPPReport) isReport()   {}
-func (*RobustReport) isReport() {}
+func (*LSReport) isReport() {}
 
 // StageCV reports the k-fold cross-validation of one stage: for every output
 // coordinate, the held-out score of every (width, ridge) pair and the pair

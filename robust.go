@@ -186,6 +186,8 @@ type RobustReport struct {
 	CV []StageCV
 }
 
+func (*RobustReport) isReport() {}
+
 // robustRounds is the number of frame refinements of the equivariant
 // estimate: the second changes the first's result by far less than its
 // sampling error, and its regression gives the covariance of the tilt at
@@ -272,7 +274,7 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 		q, _ := mapBack(b, pr.scale.unscale)
 		return q
 	}
-	res := &Result{Method: "WF-LSNGCA robust", Mean: pr.scale.mean, Dependent: pr.dependent, Report: rep}
+	res := &Result{Method: methodRobust, Mean: pr.scale.mean, Dependent: pr.dependent, Report: rep}
 	if res.Basis, err = mapBack(basis, pr.scale.unscale); err != nil {
 		return nil, err
 	}
@@ -289,6 +291,22 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 	}
 	res.Timings = sw.total()
 	return res, nil
+}
+
+// methodRobust is the Result.Method of RobustWFLSNGCA's fits.
+const methodRobust = "WF-LSNGCA robust"
+
+func init() { register(&RobustWFLSNGCA{}) }
+
+func (w *RobustWFLSNGCA) method() string    { return methodRobust }
+func (w *RobustWFLSNGCA) dim() int          { return w.Dim }
+func (w *RobustWFLSNGCA) equivariant() bool { return false }
+func (w *RobustWFLSNGCA) newReport() Report { return &RobustReport{} }
+
+func (w *RobustWFLSNGCA) with(src rand.Source, workers int) Estimator {
+	c := *w
+	c.Src, c.Workers, c.Progress = src, workers, nil
+	return &c
 }
 
 // fitRobust runs the variant's path on the standardised data of pr, whose

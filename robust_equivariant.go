@@ -30,26 +30,25 @@ type tiltFit struct {
 	cov      *mat.SymDense
 }
 
-// equivariantEstimate starts from MIPP (default settings) on the
-// standardised data and refines the frame robustRounds times (alignStep)
-// in the whitened coordinates y = W(z − μ), where every direction has unit
-// variance, so that each refinement is a well-conditioned regression
-// whatever the conditioning of the data. Its index space E_y maps back as
-// E_z = W·E_y.
+// equivariantEstimate starts from MIPP (default settings) and refines
+// the frame robustRounds times (alignStep), both in the whitened
+// coordinates y = W(z − μ) of the standardised data, where every direction
+// has unit variance, so that each refinement is a well-conditioned
+// regression whatever the conditioning of the data. Its index space E_y
+// maps back as E_z = W·E_y.
 func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, rep *RobustReport, sw *stopwatch) (*eqFit, error) {
-	pr.progress.begin("mipp")
-	start, err := (&MIPP{Dim: dim, Src: pr.rng, Workers: pr.workers, Progress: pr.progress.forward()}).Fit(ctx, pr.z)
-	if err != nil {
-		return nil, fmt.Errorf("robust WF-LSNGCA: equivariant start: %w", err)
-	}
-	sw.lap("start")
 	yw := whitenedData(pr, wh)
 	ef := &eqFit{wh: wh, yw: yw}
-	b, err := wh.toWhitened(start.Basis)
+	fams, iters, tau, err := (&MIPP{}).settings()
 	if err != nil {
 		return nil, err
 	}
-	sq, ok := orthonormal(start.Basis)
+	b, _, _, err := mippEstimate(ctx, yw.z, dim, fams, iters, tau, &pr.plan, sw)
+	if err != nil {
+		return nil, fmt.Errorf("robust WF-LSNGCA: equivariant start: %w", err)
+	}
+	start := wh.unwhiten(b)
+	sq, ok := orthonormal(start)
 	if !ok {
 		return nil, fmt.Errorf("%w: robust WF-LSNGCA: the start lost rank", ErrSingular)
 	}

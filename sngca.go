@@ -256,7 +256,23 @@ func (s *SNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	rep.Lambda, rep.Iterations, rep.Gap, rep.Converged = est.lambda, est.iterations, est.gap, est.converged
-	return &Result{Method: "SNGCA", Basis: basis, Eigenvalues: est.eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(), Report: &rep}, nil
+	return &Result{Method: methodSNGCA, Basis: basis, Eigenvalues: est.eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(), Report: &rep}, nil
+}
+
+// methodSNGCA is the Result.Method of SNGCA's fits.
+const methodSNGCA = "SNGCA"
+
+func init() { register(&SNGCA{}) }
+
+func (s *SNGCA) method() string    { return methodSNGCA }
+func (s *SNGCA) dim() int          { return s.Dim }
+func (s *SNGCA) equivariant() bool { return true }
+func (s *SNGCA) newReport() Report { return &SNGCAReport{} }
+
+func (s *SNGCA) with(src rand.Source, workers int) Estimator {
+	c := *s
+	c.Src, c.Workers, c.Progress = src, workers, nil
+	return &c
 }
 
 // sngcaRho returns the scale ρ of the off-estimate part of the directions

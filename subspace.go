@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -131,6 +132,21 @@ func leadingEigen(u *mat.Dense, dim int) (*mat.Dense, []float64, error) {
 // rounding), the last vectors of B would be arbitrary: that is an
 // ErrSingular error, whose message calls the rows what.
 func basisFrom(u *mat.Dense, dim int, back func(mat.Matrix) *mat.Dense, what string) (*mat.Dense, []float64, error) {
+	b, vals, err := leadingBasis(u, dim, what)
+	if err != nil {
+		return nil, nil, err
+	}
+	q, err := mapBack(b, back)
+	if err != nil {
+		return nil, nil, err
+	}
+	return q, vals, nil
+}
+
+// leadingBasis is basisFrom before the map back: the dim leading
+// eigenvectors B of (1/n)·UᵀU, in the coordinates where u was formed, and
+// all its eigenvalues in descending order.
+func leadingBasis(u *mat.Dense, dim int, what string) (*mat.Dense, []float64, error) {
 	if err := checkFinite("estimated vectors", u); err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrSingular, err)
 	}
@@ -142,11 +158,7 @@ func basisFrom(u *mat.Dense, dim int, back func(mat.Matrix) *mat.Dense, what str
 	if !(vals[dim-1] > float64(d)*eps*vals[0]) {
 		return nil, nil, fmt.Errorf("%w: the %d %s span fewer than Dim = %d dimensions (eigenvalues %.3g)", ErrSingular, n, what, dim, vals)
 	}
-	q, err := mapBack(b, back)
-	if err != nil {
-		return nil, nil, err
-	}
-	return q, vals, nil
+	return b, vals, nil
 }
 
 // mapBack maps a basis b to the caller's coordinates with back and
@@ -191,3 +203,6 @@ func completeFrame(b *mat.Dense) *mat.Dense {
 	u.Slice(0, d, m, d).(*mat.Dense).Copy(vecs.Slice(0, d, m, d))
 	return u
 }
+
+// blasVec views v as a BLAS vector of unit increment.
+func blasVec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }

@@ -116,8 +116,24 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	sw.lap("eigen")
-	return &Result{Method: "WF-LSNGCA", Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
+	return &Result{Method: methodWFLSNGCA, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
 		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, CV: cv}}, nil
+}
+
+// methodWFLSNGCA is the Result.Method of WFLSNGCA's fits.
+const methodWFLSNGCA = "WF-LSNGCA"
+
+func init() { register(&WFLSNGCA{}) }
+
+func (w *WFLSNGCA) method() string    { return methodWFLSNGCA }
+func (w *WFLSNGCA) dim() int          { return w.Dim }
+func (w *WFLSNGCA) equivariant() bool { return false }
+func (w *WFLSNGCA) newReport() Report { return &LSReport{} }
+
+func (w *WFLSNGCA) with(src rand.Source, workers int) Estimator {
+	c := *w
+	c.Src, c.Workers, c.Progress = src, workers, nil
+	return &c
 }
 
 func (w *WFLSNGCA) config() config {

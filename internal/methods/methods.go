@@ -4,9 +4,11 @@
 // use it (a key for flags and seeds, a label for tables, plots and
 // messages), says which settings apply to it and builds it from Settings.
 //
-// Adding an estimator takes one file in the root package and one entry in
-// registry below; the command's flags, help and JSON and the studies pick
-// it up from here.
+// Adding an estimator takes one file in the root package, which registers
+// it there (docs/conventions.md), and one entry in registry below, whose
+// Label is the Result.Method of its fits (a test of the root package
+// checks both lists agree); the command's flags, help and JSON and the
+// studies pick it up from here.
 package methods
 
 import (

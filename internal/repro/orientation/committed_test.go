@@ -2,6 +2,7 @@ package orientation
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -9,12 +10,22 @@ import (
 	"github.com/ngca-go/ngca/internal/repro"
 )
 
+// robustTolerance is the relative difference of the robust variant's ε
+// allowed. The study was run when the variant's MIPP start was a fit of
+// MIPP to the standardised data, which standardised and whitened them a
+// second time and returned its basis through both maps; the start now
+// runs on the variant's own whitened data, which moves the equivariant
+// estimate's ε in its last digits (7·10⁻¹² on the row below). Its path
+// must still match.
+const robustTolerance = 1e-9
+
 // TestCommittedRuns refits fits recorded in the committed study
 // (docs/orientation/orientation.csv, seed 1) and checks that they give the
-// recorded ε bit for bit and, for the robust variant, the same path: the
-// committed run stays reproducible from its command. Unless -short, a
-// mixed cell of a heavy-tailed signal with the robust variant and two of
-// the other estimators, and SNGCA on the last seed.
+// recorded ε bit for bit (the robust variant up to robustTolerance) and,
+// for the robust variant, the same path: the committed run stays
+// reproducible from its command. Unless -short, a mixed cell of a
+// heavy-tailed signal with the robust variant and two of the other
+// estimators, and SNGCA on the last seed.
 func TestCommittedRuns(t *testing.T) {
 	recorded, err := repro.ReadRows(filepath.Join("..", "..", "..", "docs", "orientation", "orientation.csv"), parseRow)
 	if err != nil {
@@ -54,7 +65,13 @@ func TestCommittedRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := rows[0]
-		if got.Epsilon != want.Epsilon || got.Path != want.Path {
+		same := got.Epsilon == want.Epsilon
+		if f.method == "wflsngca-robust" {
+			d := math.Abs(got.Epsilon-want.Epsilon) / want.Epsilon
+			t.Logf("%+v: ε %v, recorded %v: relative difference %.3g", f, got.Epsilon, want.Epsilon, d)
+			same = same || d <= robustTolerance
+		}
+		if !same || got.Path != want.Path {
 			t.Errorf("%+v: ε %v, path %q; recorded %v, %q", f, got.Epsilon, got.Path, want.Epsilon, want.Path)
 		}
 	}
