@@ -249,8 +249,13 @@ func checkFuzzResult(t *testing.T, res *ngca.Result, d, dim int) {
 	if !mat.EqualApprox(&g, eye(dim), 1e-8) {
 		t.Fatalf("BᵀB is not I:\n%v", mat.Formatted(&g))
 	}
-	if res.Eigenvalues != nil && len(res.Eigenvalues) != d {
-		t.Fatalf("%d eigenvalues for %d columns", len(res.Eigenvalues), d)
+	for _, j := range res.Dependent {
+		if row := res.Basis.RawRowView(j); slices.ContainsFunc(row, func(v float64) bool { return v != 0 }) {
+			t.Fatalf("basis row %d of a dependent column is %v", j, row)
+		}
+	}
+	if res.Eigenvalues != nil && len(res.Eigenvalues) != d-len(res.Dependent) {
+		t.Fatalf("%d eigenvalues for %d columns, %d dependent", len(res.Eigenvalues), d, len(res.Dependent))
 	}
 	for _, v := range res.Eigenvalues {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
