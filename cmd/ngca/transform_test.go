@@ -137,7 +137,7 @@ func TestTransformErrors(t *testing.T) {
 		{[]string{"-basis", noBasis, files["tsv"]}, `no "basis" (a JSON basis is the output of "ngca fit -json")`, false},
 		{[]string{"-basis", strBasis, files["tsv"]}, "str.json:2: \"basis\" holds a JSON string where a number belongs", false},
 		{[]string{"-basis", basisCSV, small}, "ngca transform: " + small + " has 3 data columns but the basis " + basisCSV + " has 5 rows (one per data column)\n", false},
-		{[]string{"-basis", basisCSV, files["csv"]}, `column 3 ("class"): "q1" is not a number (if the column holds labels, name it with -label-col)`, false},
+		{[]string{"-basis", basisCSV, files["csv"]}, `column 3 ("class"): "q1" is not a number (if the column is not data, leave it out with -drop class, or name it with -label-col class if it holds labels)`, false},
 		{[]string{"-basis", basisCSV, "-label-col", "3", files["tsv"]}, "has 4 data columns but the basis", false},
 		{[]string{"-basis", basisCSV, "-with-labels", files["tsv"]}, "-with-labels: " + files["tsv"] + " has no labels (name the label column with -label-col)", false},
 		{[]string{"-basis", basisJSON, "testdata/empty.csv"}, "ngca transform: testdata/empty.csv: empty file (no data)\n", false},
