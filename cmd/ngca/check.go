@@ -42,6 +42,7 @@ func (a *fitArgs) checkFit(ctx context.Context, e *env, m methods.Method, t *dat
 	case err != nil:
 		// The fit stands; only its check could not be made (say, the
 		// estimator cannot fit half the rows).
+		err = inFileTerms(err, t)
 		fmt.Fprintf(e.stderr, "check: not done: %v\n", err)
 		return nil, err
 	}

@@ -39,7 +39,7 @@ Examples:
 func init() {
 	c := &command{name: "dim", summary: "estimate the number of non-Gaussian dimensions of a data file (bootstrap tests)", run: runDim}
 	c.usage = dimDoc + flagHelp(newDimFlags(c).fs, []flagGroup{
-		{"Input", inputFlagNames},
+		{"Input", inputFlagNames(true)},
 		{"Test", []string{"test", "alpha", "bootstrap", "max-dim", "seed", "workers"}},
 	})
 	register(c)
@@ -62,7 +62,7 @@ var dimTests = map[string]ngca.DimMethod{"mipp": ngca.DimMIPP, "wflsngca": ngca.
 
 func newDimFlags(c *command) *dimFlags {
 	f := &dimFlags{fs: newFlags(c)}
-	f.in.register(f.fs)
+	f.in.register(f.fs, true)
 	f.fs.StringVar(&f.test, "test", "mipp", "`estimator` whose spectrum is tested: mipp (calibrated on any covariance; fast), wflsngca or lsngca (several times slower)")
 	f.fs.Float64Var(&f.alpha, "alpha", ngca.DefaultDimAlpha, "significance `level` of every test, between 0 and 1")
 	f.fs.IntVar(&f.bootstrap, "bootstrap", ngca.DefaultDimBootstrap, "`number` B of bootstrap replicates per test; B + 1 ≥ 1/alpha")
@@ -100,10 +100,11 @@ func runDim(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	t, name, err := loadTable(ctx, path, opt)
+	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.seed)
 	if err != nil {
 		return err
 	}
+	name := info.name
 	if _, d := t.X.Dims(); f.maxDim >= d {
 		return fmt.Errorf("-max-dim %d is out of range: %s has %s, so -max-dim must be between 1 and %d", f.maxDim, name, countNoun(d, "data column"), d-1)
 	}
@@ -129,7 +130,7 @@ func estimateDim(ctx context.Context, e *env, t *dataio.Table, name string, opts
 	}
 	bar.Finish()
 	if err != nil {
-		return nil, fmt.Errorf("dimension test on %s: %w", name, err)
+		return nil, fmt.Errorf("dimension test on %s: %w", name, inFileTerms(err, t))
 	}
 	return rep, nil
 }

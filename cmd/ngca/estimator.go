@@ -259,7 +259,7 @@ func (a *fitArgs) fitTable(ctx context.Context, e *env, m methods.Method, t *dat
 	}
 	bar.Finish()
 	if err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", m.Label, name, err)
+		return nil, fmt.Errorf("%s on %s: %w", m.Label, name, inFileTerms(err, t))
 	}
 	if note := nullNote(res, t, name); note != "" {
 		fmt.Fprintln(e.stderr, note)

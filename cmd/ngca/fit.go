@@ -82,7 +82,7 @@ Examples:
 
 func init() {
 	c := &command{name: "fit", summary: "fit an estimator to a CSV, TSV or LIBSVM file; write the basis (CSV or JSON)", run: runFit}
-	groups := append([]flagGroup{{"Input", inputFlagNames}}, fitFlagGroups()...)
+	groups := append([]flagGroup{{"Input", inputFlagNames(true)}}, fitFlagGroups()...)
 	c.usage = fitDoc + flagHelp(newFitFlags(c).fs, append(groups, flagGroup{"Output", []string{"o", "json"}}))
 	register(c)
 }
@@ -98,7 +98,7 @@ type fitFlags struct {
 
 func newFitFlags(c *command) *fitFlags {
 	f := &fitFlags{fs: newFlags(c)}
-	f.in.register(f.fs)
+	f.in.register(f.fs, true)
 	f.fit.register(f.fs, "dimension `M` of the non-Gaussian subspace, 1 ≤ M < number of data columns (required)")
 	f.fs.StringVar(&f.out, "o", "", "write the result to `file` instead of standard output (the file is replaced only on success)")
 	f.fs.BoolVar(&f.jsonMode, "json", false, "write JSON (basis, eigenvalues, means, chosen hyperparameters, timings) instead of the CSV basis")
@@ -129,10 +129,11 @@ func runFit(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer out.abort()
-	t, name, err := loadTable(ctx, path, opt)
+	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.fit.seed)
 	if err != nil {
 		return err
 	}
+	name := info.name
 	res, err := f.fit.fitTable(ctx, e, m, t, name)
 	if err != nil {
 		return err
@@ -146,7 +147,7 @@ func runFit(ctx context.Context, e *env, args []string) error {
 	}
 	if f.jsonMode {
 		var j *fitJSON
-		if j, err = newFitJSON(&f.fit, m, t, name, res); err == nil {
+		if j, err = newFitJSON(&f.fit, m, t, info, res); err == nil {
 			if rep != nil {
 				j.Check, err = rep.MarshalJSON()
 			} else if checkErr != nil {

@@ -25,15 +25,24 @@ type fitJSON struct {
 	ResultFormat int `json:"ngca_result"`
 	// Method is the registry key of the estimator that ran, Label its
 	// name (Result.Method).
-	Method      string          `json:"method"`
-	Label       string          `json:"label"`
-	Input       string          `json:"input"`
-	Format      string          `json:"format"`
-	N           int             `json:"n"`
-	D           int             `json:"d"`
-	Dim         int             `json:"dim"`
-	Columns     []string        `json:"columns,omitempty"`
-	LabelColumn string          `json:"label_column,omitempty"`
+	Method  string   `json:"method"`
+	Label   string   `json:"label"`
+	Input   string   `json:"input"`
+	Format  string   `json:"format"`
+	N       int      `json:"n"`
+	D       int      `json:"d"`
+	Dim     int      `json:"dim"`
+	Columns []string `json:"columns,omitempty"`
+	// ColumnNumbers are the 1-based numbers in the file (LIBSVM: feature
+	// indices) of the data columns.
+	ColumnNumbers []int  `json:"column_numbers"`
+	LabelColumn   string `json:"label_column,omitempty"`
+	// RowsDropped counts the rows left out by -missing drop.
+	RowsDropped *int `json:"rows_dropped,omitempty"`
+	// Sample and RowsRead: with -sample, the sample's size and the rows
+	// of the file it was drawn from.
+	Sample      int             `json:"sample,omitempty"`
+	RowsRead    *int            `json:"rows_read,omitempty"`
 	Seed        uint64          `json:"seed"`
 	Settings    settingsJSON    `json:"settings"`
 	Basis       json.RawMessage `json:"basis"`
@@ -167,7 +176,7 @@ func jsonRows(m mat.Matrix) [][]jsonFloat {
 
 // newFitJSON collects what fit reports about a fit of the estimator m to
 // the table t read from file name.
-func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res *ngca.Result) (*fitJSON, error) {
+func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, info loaded, res *ngca.Result) (*fitJSON, error) {
 	lib, err := res.MarshalJSON()
 	if err != nil {
 		return nil, err
@@ -180,10 +189,16 @@ func newFitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res 
 		return nil, err
 	}
 	n, d := t.X.Dims()
-	out := &fitJSON{ResultFormat: ngca.ResultFormat, Report: exact.Report, Method: m.Key, Label: res.Method, Input: name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
-		Columns: t.Names, LabelColumn: t.LabelName, Seed: a.seed,
+	out := &fitJSON{ResultFormat: ngca.ResultFormat, Report: exact.Report, Method: m.Key, Label: res.Method, Input: info.name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
+		Columns: t.Names, ColumnNumbers: t.Fields, LabelColumn: t.LabelName, Seed: a.seed,
 		Basis: exact.Basis, Eigenvalues: jsonFloats(res.Eigenvalues), Mean: exact.Mean,
 		CV: []stageJSON{}, Timings: exact.Timings}
+	if info.dropMode {
+		out.RowsDropped = &info.dropped
+	}
+	if info.sample > 0 {
+		out.Sample, out.RowsRead = info.sample, &info.rows
+	}
 	switch r := res.Report.(type) {
 	case *ngca.LSReport:
 		out.Settings = settingsJSON{Centers: r.NumCenters, Folds: r.Folds}

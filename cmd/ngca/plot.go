@@ -68,7 +68,7 @@ const (
 func init() {
 	c := &command{name: "plot", summary: "draw the projected data and the eigenvalue spectrum (PNG, SVG, PDF)", run: runPlot}
 	groups := []flagGroup{
-		{"Input", inputFlagNames},
+		{"Input", inputFlagNames(true)},
 		{"Basis (else plot fits one, with the estimator flags below)", []string{"basis"}},
 	}
 	groups = append(append(groups, fitFlagGroups()...), flagGroup{"Output", []string{"o", "title"}})
@@ -88,7 +88,7 @@ type plotFlags struct {
 
 func newPlotFlags(c *command) *plotFlags {
 	f := &plotFlags{fs: newFlags(c)}
-	f.in.register(f.fs)
+	f.in.register(f.fs, true)
 	f.fit.register(f.fs, "dimension `M` of the non-Gaussian subspace, 1 ≤ M < number of data columns")
 	f.fs.Lookup("dim").DefValue = "2"
 	f.fit.dim = 2
@@ -132,14 +132,13 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 		if b, err = readBasis(f.basis); err != nil {
 			return fmt.Errorf("-basis: %w", err)
 		}
-		if opt.LabelCol == "" {
-			opt.LabelIfPresent = b.labelColumn
-		}
+		b.selectColumns(&opt)
 	}
-	t, name, err := loadTable(ctx, path, opt)
+	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.fit.seed)
 	if err != nil {
 		return err
 	}
+	name := info.name
 	pd := &plotData{labels: t.Labels, labelName: t.LabelName}
 	var what string
 	if b != nil {
@@ -196,7 +195,7 @@ func (f *plotFlags) check() (methods.Method, error) {
 // summary calls the basis.
 func (pd *plotData) fromBasis(e *env, b *basisFile, t *dataio.Table, name string) (string, error) {
 	var err error
-	if pd.z, err = project(e, "plot", b, t, name, "auto"); err != nil {
+	if pd.z, err = project(e, "plot", b, t, name); err != nil {
 		return "", err
 	}
 	pd.eig = b.eigenvalues

@@ -123,6 +123,22 @@ func (s *Scanner) Layout() Table {
 	return t
 }
 
+// Widen makes the rows of a LIBSVM file read without Cols or Drop d
+// features wide, if the file has fewer (its last features are absent,
+// so zero). It does nothing to other files, and must be called before
+// Scan.
+func (s *Scanner) Widen(d int) {
+	if s.layout.Format != LIBSVM || s.opt.Cols != "" || s.opt.Drop != "" || len(s.full) >= d {
+		return
+	}
+	for j := len(s.full); j < d; j++ {
+		s.sel = append(s.sel, j)
+		s.layout.Fields = append(s.layout.Fields, j+1)
+	}
+	s.full = append(s.full, make([]float64, d-len(s.full))...)
+	s.row = make([]float64, len(s.sel))
+}
+
 // HasLabels reports whether rows have labels (a label column, or LIBSVM).
 func (s *Scanner) HasLabels() bool { return s.label >= 0 || s.layout.Format == LIBSVM }
 
