@@ -12,6 +12,7 @@ import (
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/dataio"
+	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
 )
 
@@ -28,7 +29,11 @@ replicates run and the decision; then the answer. A progress bar is drawn
 on stderr when it is a terminal.
 
 "ngca fit -dim auto" (and plot) runs the same test with the default
-settings and fits with the answer.
+settings and fits with the answer. When the answer is more than half of
+the d directions (M > d/2), a note on stderr says what that means: NGCA's
+model, a few non-Gaussian directions in Gaussian noise, does not describe
+these data; the components are still ranked by how non-Gaussian they are.
+-sample N tests a random sample of N rows (see "ngca help fit").
 
 Examples:
   ngca dim data.csv
@@ -67,7 +72,7 @@ func newDimFlags(c *command) *dimFlags {
 	f.fs.Float64Var(&f.alpha, "alpha", ngca.DefaultDimAlpha, "significance `level` of every test, between 0 and 1")
 	f.fs.IntVar(&f.bootstrap, "bootstrap", ngca.DefaultDimBootstrap, "`number` B of bootstrap replicates per test; B + 1 ≥ 1/alpha")
 	f.fs.IntVar(&f.maxDim, "max-dim", 0, "largest dimension `M` to answer (0 = number of data columns − 1)")
-	f.fs.Uint64Var(&f.seed, "seed", 1, "random `seed`: the test's Src is rand.NewPCG(seed, 0)")
+	f.fs.Uint64Var(&f.seed, "seed", 1, "random `seed`: the test's Src is rand.NewPCG(seed, 0), -sample's rand.NewPCG(seed, 2)")
 	f.fs.IntVar(&f.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
 	return f
 }
@@ -113,7 +118,13 @@ func runDim(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeDimTable(e.stdout, rep)
+	if err := writeDimTable(e.stdout, rep); err != nil {
+		return err
+	}
+	if _, d := t.X.Dims(); modelNote(rep.Dim, d, atMost(rep) != "") != "" {
+		fmt.Fprintln(e.stderr, modelNote(rep.Dim, d, atMost(rep) != ""))
+	}
+	return nil
 }
 
 // estimateDim runs ngca.EstimateDim on the data of file name with a
@@ -188,17 +199,47 @@ func (a *fitArgs) autoDim(ctx context.Context, e *env, t *dataio.Table, name str
 	}
 	fmt.Fprintf(e.stderr, "ngca: -dim auto: M = %d%s (%s)\n", rep.Dim, atMost(rep), evidence)
 	a.dim = rep.Dim
+	if _, d := t.X.Dims(); modelNote(rep.Dim, d, atMost(rep) != "") != "" {
+		fmt.Fprintln(e.stderr, modelNote(rep.Dim, d, atMost(rep) != ""))
+		a.modelNoted = true
+	}
 	return nil
 }
 
 // separationWarning returns a one-line warning when the fitted subspace is
 // weakly separated from the rest of the spectrum (Result.Separation below
-// ngca.WeakSeparation), with what to try; "" otherwise.
-func separationWarning(res *ngca.Result, dim int) string {
+// ngca.WeakSeparation), with what to try that did not just run: not the
+// estimator m, and not "-dim auto" when M came from it; "" otherwise.
+func separationWarning(res *ngca.Result, a *fitArgs, m methods.Method) string {
 	s := res.Separation()
 	if !(s < ngca.WeakSeparation) {
 		return ""
 	}
+	dimTip := `check M with "ngca dim" (or -dim auto)`
+	if a.auto {
+		dimTip = fmt.Sprintf("try another -dim than the test's M = %d", a.dim)
+	}
+	var others []string
+	for _, k := range []string{"mipp", "wflsngca-robust"} {
+		if k != m.Key {
+			others = append(others, "-method "+k)
+		}
+	}
 	return fmt.Sprintf("warning: weak separation: λ%d/λ%d = %.3g < %d, so the %d-dimensional subspace may be unreliable; "+
-		"check M with \"ngca dim\" (or -dim auto), or try another -method (mipp, wflsngca-robust) or more rows", dim, dim+1, s, ngca.WeakSeparation, dim)
+		"%s, or try %s or more rows", a.dim, a.dim+1, s, ngca.WeakSeparation, a.dim, dimTip, strings.Join(others, ", "))
+}
+
+// modelNote says what it means when the dimension test finds more than
+// half of the d directions non-Gaussian: NGCA's model does not describe
+// the data. It returns "" when dim ≤ d/2.
+func modelNote(dim, d int, capped bool) string {
+	if 2*dim <= d {
+		return ""
+	}
+	more := ""
+	if capped {
+		more = " or more"
+	}
+	return fmt.Sprintf("note: the test finds %d%s of the %d directions non-Gaussian, more than half: NGCA's model, a few non-Gaussian "+
+		"directions in Gaussian noise, does not describe these data; the components are still ranked by how non-Gaussian they are", dim, more, d)
 }

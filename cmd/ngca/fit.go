@@ -23,14 +23,28 @@ terminal (otherwise a fit longer than a minute logs one line a minute).
 
 FILE is CSV, TSV or LIBSVM (see -format). A CSV/TSV header line is detected
 (or set with -header); a label column (-label-col) is left out of the data.
+-cols keeps and -drop leaves out columns, by header name, 1-based number or
+range a-b (an item of digits is a number; both flags together: -drop
+removes from what -cols keeps); the columns keep the order of the file.
 Every data cell must be a finite number; a bad cell is reported with its
-line and column.
+line and column. A missing value (an empty cell, NA, N/A, NaN, null or ?,
+in any case) in a data column or the label column is an error, or with
+-missing drop its row is left out (the count goes to stderr).
+
+-sample N fits a uniform random sample of N rows, drawn in one pass over
+FILE (or standard input) by reservoir sampling with the source
+rand.NewPCG(seed, 2): memory holds N rows, not the file; the same -seed
+draws the same rows, which keep the order of the file. A FILE of at most
+N rows is used whole. See docs/big-files.md.
 
 The JSON object is the library's Result JSON (json.Unmarshal into an
 ngca.Result loads it) with the command's fields added. It has: ngca_result
 (the format version); method (the key of the estimator that ran, as -method
 takes it) and label (its name, as tables and plots print it); input, format,
-n, d, dim; columns and label_column (when the file has a header); seed;
+n, d, dim; columns and label_column (when the file has a header) and
+column_numbers (1-based, in the file; LIBSVM: features); rows_dropped
+(-missing drop); sample and rows_read (-sample: its size and the rows it
+was drawn from); seed;
 settings (the settings the fit used, defaults resolved: the kernel
 estimators' centers and folds, or MIPP's iterations and threshold); basis
 (d lists of M numbers); eigenvalues (all d, descending: a gap after the M-th
@@ -53,7 +67,11 @@ With -dim auto, M is chosen by the bootstrap test of "ngca dim" (its
 decision and p-values go to stderr) before the fit. After the fit, a
 warning goes to stderr when the M-th eigenvalue is less than 10 times the
 next (λM/λM+1 < 10, skipping exact zeros): the subspace is then weakly
-separated from the rest and may be unreliable.
+separated from the rest and may be unreliable. When the test finds more
+than half of the d directions non-Gaussian (M > d/2), a note says instead
+that NGCA's model (a few non-Gaussian directions in Gaussian noise) does
+not describe the data, and that the components are still ranked by how
+non-Gaussian they are.
 
 With -check the fit is then judged by ngca.Check: the estimator is refitted
 to 6 random halves of the rows and, for an estimator that depends on the
@@ -67,13 +85,21 @@ report is the object "check" (ngca.CheckReport's JSON). Standard output is
 the same with or without -check. A check that cannot be made (when the
 estimator cannot fit half the rows, say with -centers above n/2) writes
 "check: not done: <why>" instead, and "check_error" with -json; the fit
-is written all the same.
+is written all the same. With -strict, a doubtful fit, or one that could
+not be checked, ends the command with exit status 2 once the result is
+written.
+
+Exit status: 0 on success; 1 on an error (bad input, a bad flag: a usage
+error prints its message and a pointer to this help; a failed fit; an
+interruption); 2 under -check -strict when the fit is doubtful.
 
 Examples:
   ngca fit -dim 2 data.csv > basis.csv
   ngca fit -dim auto data.csv > basis.csv
   ngca fit -dim 2 -json -o fit.json data.csv
-  ngca fit -dim 2 -check data.csv > basis.csv
+  ngca fit -dim 2 -check -strict data.csv > basis.csv || echo "exit $?"
+  ngca fit -dim 2 -drop id,name -label-col class -missing drop data.csv
+  ngca fit -dim 2 -cols 1-8,11 -sample 100000 big.csv > basis.csv
   ngca fit -method mipp -dim 3 -seed 7 svmguide1
   ngca fit -method robust -dim 2 -json -o fit.json data.csv
   ngca fit -dim 2 -label-col species -widths 0.5,1,2 iris.csv
@@ -138,7 +164,7 @@ func runFit(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if w := separationWarning(res, f.fit.dim); w != "" {
+	if w := separationWarning(res, &f.fit, m); w != "" && !f.fit.modelNoted {
 		fmt.Fprintln(e.stderr, w)
 	}
 	rep, checkErr := f.fit.checkFit(ctx, e, m, t, name, res)
@@ -163,7 +189,13 @@ func runFit(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return out.commit()
+	if err := out.commit(); err != nil {
+		return err
+	}
+	if f.fit.strict && (rep == nil || rep.Doubtful) {
+		return errDoubtful
+	}
+	return nil
 }
 
 // writeMatrixCSV writes the rows of m as CSV lines with full precision,

@@ -331,7 +331,7 @@ func TestFitErrors(t *testing.T) {
 		if !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("ngca %q: stderr\n%s\nwant it to contain\n%s", args, r.stderr, tc.want)
 		}
-		if got := strings.Contains(r.stderr, "Usage: ngca fit"); got != tc.usage {
+		if got := strings.Contains(r.stderr, `Run "ngca help fit" for the flags and examples.`); got != tc.usage {
 			t.Errorf("ngca %q: usage printed: %v, want %v", args, got, tc.usage)
 		}
 		if r.stdout != "" {

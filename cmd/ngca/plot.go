@@ -41,9 +41,12 @@ that M is right.
 The basis is fitted to FILE as "ngca fit" would (-method, -dim (or auto) with
 default 2, and the other estimator flags), or read with -basis from the
 CSV or JSON written by "ngca fit"; -check judges a fitted basis as "ngca fit
--check" does, on stderr. A CSV basis holds no eigenvalues: then
-only the scatter plot is drawn, and a note on stderr says so. The data are
-centred as by "ngca transform -center auto".
+-check" does, on stderr (-strict: exit status 2 if doubtful). A CSV basis
+holds no eigenvalues: then only the scatter plot is drawn, and a note on
+stderr says so. The data are centred on the training means of a JSON basis
+(its columns are taken by name, as by "ngca transform"), otherwise on
+their own means. -sample N fits and draws a random sample of N rows, as
+in "ngca fit".
 
 The image format follows the extension of -o: .png, .svg, .pdf, .jpg,
 .tif or .eps. With more than 20000 rows, the scatter plot shows 20000 of
@@ -172,6 +175,9 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 		summary += fmt.Sprintf("; eigenvalues %s", eigenSummary(pd.eig, pd.dim))
 	}
 	fmt.Fprintln(e.stderr, summary)
+	if f.fit.strict && pd.doubtful {
+		return errDoubtful
+	}
 	return nil
 }
 
@@ -220,9 +226,11 @@ func (pd *plotData) fromFit(ctx context.Context, e *env, a *fitArgs, m methods.M
 	if err != nil {
 		return "", err
 	}
-	if _, err := a.checkFit(ctx, e, m, t, name, res); err != nil && ctx.Err() != nil {
+	rep, err := a.checkFit(ctx, e, m, t, name, res)
+	if err != nil && ctx.Err() != nil {
 		return "", ctx.Err()
 	}
+	pd.doubtful = a.judge && (rep == nil || rep.Doubtful)
 	pd.z = &mat.Dense{}
 	res.ProjectTo(pd.z, t.X)
 	pd.eig = res.Eigenvalues
@@ -264,6 +272,7 @@ type plotData struct {
 	eig       []float64 // nil without eigenvalues
 	title     string
 	groups    []labelGroup // filled by drawPlot
+	doubtful  bool         // -check found the fit doubtful or could not check it
 }
 
 // labelGroup is the rows of one label.

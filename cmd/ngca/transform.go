@@ -24,15 +24,27 @@ The basis B is either the CSV written by "ngca fit" (d lines of M numbers)
 or the JSON of "ngca fit -json"; the content tells which. B must have one
 row per data column of FILE (label column excluded; if B is the JSON of a
 fit that read a label column by name, a column of that name in FILE's
-header is taken as the labels without -label-col). The projection is
+header is taken as the labels without -label-col). When B is a JSON with
+the fit's column names and FILE has a header, the columns are taken by
+name, in the fit's order: a file with its columns in another order (or
+with more columns) gives the same output, and a missing name is an error
+naming it. -cols and -drop choose the columns by position instead; a file
+without a header is read by position.
+
+The projection is
 
     (x − μ)·B
 
 where μ is, with -center auto (the default), the training data's column
-means when B is the JSON of fit (its "mean"), and the column means of FILE
-itself for a bare CSV basis, which holds no means. -center data always uses
-FILE's means, and -center none projects x itself (μ = 0). Centring only
-shifts the coordinates; it does not change their spread.
+means stored in a JSON basis ("mean"). A bare CSV basis holds no means, so
+it needs -center data (μ = the column means of FILE) or -center none
+(μ = 0). Centring only shifts the coordinates; it does not change their
+spread.
+
+transform streams: it reads a row and writes a row, in memory independent
+of the number of rows, from a file or standard input; -center data reads
+FILE whole first, for its means. With -missing drop, the rows left out
+have no output line (stderr gives the count).
 
 Examples:
   ngca fit -dim 2 -json -o fit.json train.csv

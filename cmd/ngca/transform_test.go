@@ -168,7 +168,7 @@ func TestTransformErrors(t *testing.T) {
 		if r.code != 1 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("ngca %q: exit %d, stderr\n%s\nwant exit 1 and\n%s", args, r.code, r.stderr, tc.want)
 		}
-		if got := strings.Contains(r.stderr, "Usage: ngca transform"); got != tc.usage {
+		if got := strings.Contains(r.stderr, `Run "ngca help transform" for the flags and examples.`); got != tc.usage {
 			t.Errorf("ngca %q: usage printed: %v, want %v", args, got, tc.usage)
 		}
 	}
