@@ -134,7 +134,7 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	if err := matchBasis(b, len(layout.Fields), layout.Format, s.HasLabels(), layout.LabelName, name); err != nil {
 		return err
 	}
-	warnColumnNames(e, "transform", b, layout.Names, name)
+	warnColumnNames(e, "transform", b, layout.Names, layout.Fields, name)
 	if f.withLabels && !s.HasLabels() {
 		return fmt.Errorf("-with-labels: %s has no labels (name the label column with -label-col)", name)
 	}
@@ -235,12 +235,12 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 }
 
 // warnColumnNames warns on stderr (as command cmd) if the names of the
-// data columns differ from those of the fit.
-func warnColumnNames(e *env, cmd string, b *basisFile, names []string, name string) {
+// data columns (in the file's columns fields) differ from those of the fit.
+func warnColumnNames(e *env, cmd string, b *basisFile, names []string, fields []int, name string) {
 	for j := range b.columns {
 		if names != nil && j < len(names) && names[j] != b.columns[j] {
-			fmt.Fprintf(e.stderr, "ngca %s: warning: data column %d is %q in %s but %q in the fit (%s); are the columns in the same order?\n",
-				cmd, j+1, names[j], name, b.columns[j], b.name)
+			fmt.Fprintf(e.stderr, "ngca %s: warning: data column %d is %q (column %d of %s) but %q in the fit (%s); are the columns in the same order?\n",
+				cmd, j+1, names[j], fields[j], name, b.columns[j], b.name)
 			return
 		}
 	}
@@ -267,7 +267,7 @@ func project(e *env, cmd string, b *basisFile, t *dataio.Table, name string) (*m
 	if err := matchBasis(b, d, t.Format, t.Labels != nil, t.LabelName, name); err != nil {
 		return nil, err
 	}
-	warnColumnNames(e, cmd, b, t.Names, name)
+	warnColumnNames(e, cmd, b, t.Names, t.Fields, name)
 	mean := make([]float64, d)
 	if b.mean != nil {
 		copy(mean, b.mean)

@@ -109,7 +109,7 @@ func TestTransform(t *testing.T) {
 	// -cols chooses the columns by position instead; names that differ
 	// from the fit's get a warning.
 	r = ngcaRun(t, "", "transform", "-basis", basisJSON, "-cols", "1,2,4-6", renamedFile).mustSucceed(t)
-	if want := `ngca transform: warning: data column 1 is "y1" in ` + renamedFile + ` but "x1" in the fit (` + basisJSON + `); are the columns in the same order?` + "\n"; r.stderr != want {
+	if want := `ngca transform: warning: data column 1 is "y1" (column 1 of ` + renamedFile + `) but "x1" in the fit (` + basisJSON + `); are the columns in the same order?` + "\n"; r.stderr != want {
 		t.Errorf("renamed columns with -cols: stderr %q, want %q", r.stderr, want)
 	}
 
