@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -202,6 +203,11 @@ func TestFitSample(t *testing.T) {
 	}
 	if got, all := basis("", "-sample", "1000", files["tsv"]), basis("", files["tsv"]); got != all {
 		t.Errorf("-sample 1000 of 400 rows fitted another basis than all rows")
+	}
+	png := filepath.Join(t.TempDir(), "s.png")
+	r = ngcaRun(t, "", "plot", "-sample", "120", "-label-col", "class", "-o", png, files["csv"]).mustSucceed(t)
+	if !strings.Contains(r.stderr, "wrote "+png+": 120 points of") {
+		t.Errorf("plot -sample 120: stderr %q", r.stderr)
 	}
 }
 
