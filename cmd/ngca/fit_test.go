@@ -76,7 +76,7 @@ func TestFitJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(r.stdout), &j); err != nil {
 			t.Fatalf("%s: output is not JSON: %v\n%s", m.Key, err, r.stdout)
 		}
-		for _, key := range []string{"method", "label", "input", "format", "n", "d", "dim", "columns", "label_column", "seed",
+		for _, key := range []string{"method", "label", "input", "format", "n", "d", "dim", "columns", "column_numbers", "label_column", "seed",
 			"settings", "basis", "eigenvalues", "mean", "cv", "timings"} {
 			if _, ok := j[key]; !ok {
 				t.Errorf("%s: no %q in the JSON", m.Key, key)

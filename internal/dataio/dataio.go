@@ -1,6 +1,7 @@
 // Package dataio reads data tables for the ngca command: CSV, TSV and
-// LIBSVM text files, with the format and a header line detected, an
-// optional label column, and errors (*Error values, matching ErrFormat)
+// LIBSVM text files, whole (Read) or row by row (Scanner), with the format
+// and a header line detected, an optional label column, a selection of
+// columns, missing values as errors or dropped rows, and errors (*Error values, matching ErrFormat)
 // that give the file, line and column of the problem as fields. It also
 // reads and writes bare LIBSVM data (ReadLIBSVM, WriteLIBSVM) for the
 // benchmark study and tests. File formats belong to the command: dataio is
