@@ -121,22 +121,22 @@ func selection(file string, width, label int, header []string, opt Options, what
 				set[j] = true
 				continue
 			}
+			if it.lo < 1 || it.hi > width {
+				if it.lo == it.hi {
+					outside = append(outside, strconv.Itoa(it.lo))
+				} else {
+					outside = append(outside, fmt.Sprintf("%d-%d", it.lo, it.hi))
+				}
+				continue
+			}
 			for k := it.lo; k <= it.hi; k++ {
-				switch {
-				case k < 1 || k > width:
-					if it.lo == it.hi {
-						outside = append(outside, strconv.Itoa(k))
-					} else {
-						outside = append(outside, fmt.Sprintf("%d-%d", it.lo, it.hi))
-					}
-					k = it.hi
-				case k-1 == label:
+				if k-1 == label {
 					if it.lo == it.hi {
 						return &SelectError{File: file, Option: option, Msg: fmt.Sprintf("%s %d is the label column (-label-col), not a data column", what, k)}
 					}
-				default:
-					set[k-1] = true
+					continue
 				}
+				set[k-1] = true
 			}
 		}
 		switch {

@@ -180,3 +180,14 @@ func TestScannerStreams(t *testing.T) {
 	}
 	runtime.KeepAlive(s)
 }
+
+// TestSelectHugeNumbers checks that numbers beyond int's range end in an
+// error, not a loop.
+func TestSelectHugeNumbers(t *testing.T) {
+	for _, list := range []string{"9223372036854775807", "9223372036854775807-9223372036854775807", "1-99999999999999999999", "99999999999999999999"} {
+		_, err := Read(strings.NewReader("a,b\n1,2\n"), "h.csv", Options{Cols: list})
+		if err == nil || !errors.Is(err, ErrSelect) {
+			t.Errorf("-cols %s: %v", list, err)
+		}
+	}
+}
