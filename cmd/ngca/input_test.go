@@ -204,6 +204,11 @@ func TestFitSample(t *testing.T) {
 	if got, all := basis("", "-sample", "1000", files["tsv"]), basis("", files["tsv"]); got != all {
 		t.Errorf("-sample 1000 of 400 rows fitted another basis than all rows")
 	}
+	d1 := ngcaRun(t, "", "dim", "-sample", "200", "-seed", "3", files["tsv"]).mustSucceed(t)
+	d2 := ngcaRun(t, readText(t, files["tsv"]), "dim", "-sample", "200", "-seed", "3", "-").mustSucceed(t)
+	if d1.stdout != d2.stdout || !strings.Contains(d1.stderr, "using 200 of the 400 rows") {
+		t.Errorf("dim -sample 200: file and stdin differ, or no note (stderr %q)", d1.stderr)
+	}
 	png := filepath.Join(t.TempDir(), "s.png")
 	r = ngcaRun(t, "", "plot", "-sample", "120", "-label-col", "class", "-o", png, files["csv"]).mustSucceed(t)
 	if !strings.Contains(r.stderr, "wrote "+png+": 120 points of") {
