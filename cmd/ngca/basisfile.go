@@ -25,6 +25,18 @@ type basisFile struct {
 	labelColumn       string
 }
 
+// selectColumns sets the reading options of the data to project on b:
+// the label column and the data columns by header name, as in the fit,
+// unless the command line names them.
+func (b *basisFile) selectColumns(opt *dataio.Options) {
+	if opt.LabelCol == "" {
+		opt.LabelIfPresent = b.labelColumn
+	}
+	if opt.Cols == "" && opt.Drop == "" && len(b.columns) > 0 {
+		opt.Names = b.columns
+	}
+}
+
 // readBasis reads the basis file path, telling the two kinds apart by the
 // content: JSON starts with '{'.
 func readBasis(path string) (*basisFile, error) {

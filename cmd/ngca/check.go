@@ -42,17 +42,18 @@ func (a *fitArgs) checkFit(ctx context.Context, e *env, m methods.Method, t *dat
 	case err != nil:
 		// The fit stands; only its check could not be made (say, the
 		// estimator cannot fit half the rows).
+		err = inFileTerms(err, t)
 		fmt.Fprintf(e.stderr, "check: not done: %v\n", err)
 		return nil, err
 	}
-	writeCheck(e.stderr, m, rep)
+	writeCheck(e.stderr, m, rep, a.auto)
 	return rep, nil
 }
 
 // writeCheck writes the verdict line, "check: ok" or "check: doubtful"
 // followed by the evidence, and when doubtful a line of what to try. A
 // weak separation is left to fit's own warning.
-func writeCheck(w io.Writer, m methods.Method, rep *ngca.CheckReport) {
+func writeCheck(w io.Writer, m methods.Method, rep *ngca.CheckReport, auto bool) {
 	verdict := "ok"
 	if rep.Doubtful {
 		verdict = "doubtful"
@@ -79,12 +80,13 @@ func writeCheck(w io.Writer, m methods.Method, rep *ngca.CheckReport) {
 	}
 	fmt.Fprintf(w, "check: %s: %s\n", verdict, strings.Join(evidence, "; "))
 	if rep.Doubtful {
-		fmt.Fprintf(w, "check: try %s\n", checkAdvice(m, rep))
+		fmt.Fprintf(w, "check: try %s\n", checkAdvice(m, rep, auto))
 	}
 }
 
-// checkAdvice says what to try after a doubtful check.
-func checkAdvice(m methods.Method, rep *ngca.CheckReport) string {
+// checkAdvice says what to try after a doubtful check; auto is -dim
+// auto, which has tested M already.
+func checkAdvice(m methods.Method, rep *ngca.CheckReport, auto bool) string {
 	var tips []string
 	disagrees := len(rep.Agreements) > 0
 	for _, a := range rep.Agreements {
@@ -99,7 +101,11 @@ func checkAdvice(m methods.Method, rep *ngca.CheckReport) string {
 	if rep.Spread > rep.SpreadLimit {
 		tips = append(tips, "more rows")
 	}
-	tips = append(tips, `another -dim ("ngca dim" tests it)`)
+	if auto {
+		tips = append(tips, "another -dim than the test's")
+	} else {
+		tips = append(tips, `another -dim ("ngca dim" tests it)`)
+	}
 	return joinOr(tips)
 }
 

@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca/internal/dataio"
 )
@@ -16,18 +21,38 @@ var stdin io.Reader = os.Stdin
 
 // inputFlags are the flags that say how to read a data file.
 type inputFlags struct {
-	format   string
-	header   headerFlag
-	labelCol string
+	format     string
+	header     headerFlag
+	labelCol   string
+	cols, drop string
+	missing    string
+	sample     int
 }
 
-// inputFlagNames lists the flags of inputFlags, for the help.
-var inputFlagNames = []string{"format", "header", "label-col"}
+// inputFlagNames lists the flags of inputFlags, for the help; -sample only
+// with sample.
+func inputFlagNames(sample bool) []string {
+	names := []string{"format", "header", "label-col", "cols", "drop", "missing"}
+	if sample {
+		names = append(names, "sample")
+	}
+	return names
+}
 
-func (in *inputFlags) register(fs *flag.FlagSet) {
+// register adds the flags to fs; -sample only with sample.
+func (in *inputFlags) register(fs *flag.FlagSet, sample bool) {
 	fs.StringVar(&in.format, "format", "auto", "input `format`: csv, tsv, libsvm, or auto: by the extension (.csv; .tsv or .tab; .libsvm or .svm), else by the content")
 	fs.Var(&in.header, "header", "whether the first CSV/TSV row is a header: true, false, or auto: it is if it holds text and the next row only numbers")
 	fs.StringVar(&in.labelCol, "label-col", "", "CSV/TSV `column` of labels (1-based number or header name): left out of the data, used by plot for colours (LIBSVM files have their labels)")
+	fs.StringVar(&in.cols, "cols", "", "keep only these data columns: a comma-separated `list` of header names, 1-based column numbers (LIBSVM: feature numbers) and ranges a-b; "+
+		"the columns keep the order of the file. With -drop too, -drop removes columns from what -cols keeps")
+	fs.StringVar(&in.drop, "drop", "", "leave out these columns: a `list` as for -cols (a text column that is not the label, say)")
+	fs.StringVar(&in.missing, "missing", "error", "`what` to do with a missing value (an empty cell, NA, N/A, NaN, null or ?, in any case) in a selected column or the label column: "+
+		"error, or drop: leave out the rows that hold one and say how many on stderr")
+	if sample {
+		fs.IntVar(&in.sample, "sample", 0, "use a random sample of `N` rows, drawn in one pass over FILE (reservoir sampling, from -seed) in memory for N rows only; "+
+			"0 or N ≥ the rows of FILE uses every row")
+	}
 }
 
 // options returns the reading options the flags ask for.
@@ -36,45 +61,209 @@ func (in *inputFlags) options() (dataio.Options, error) {
 	if err != nil {
 		return dataio.Options{}, fmt.Errorf("%w: -format: %v", errUsage, err)
 	}
-	return dataio.Options{Format: f, Header: in.header.h, LabelCol: in.labelCol}, nil
+	opt := dataio.Options{Format: f, Header: in.header.h, LabelCol: in.labelCol, Cols: in.cols, Drop: in.drop}
+	switch in.missing {
+	case "error":
+	case "drop":
+		opt.Missing = dataio.MissingDrop
+	default:
+		return dataio.Options{}, usagef("-missing %q: want error or drop", in.missing)
+	}
+	if in.sample < 0 {
+		return dataio.Options{}, usagef("-sample %d is negative (0 uses every row)", in.sample)
+	}
+	return opt, nil
 }
 
-// loadTable reads the data file path ("-" for standard input). It returns
-// the table and the name to use for the file in messages.
+// sampleStream is the second PCG word of -sample's source: -seed S means
+// rand.NewPCG(S, sampleStream), a stream apart from the estimator's and
+// the check's.
+const sampleStream = 2
+
+// loaded says how a table was read.
+type loaded struct {
+	name    string // the file's name in messages ("stdin" for -)
+	rows    int    // complete rows in the file (left out: dropped)
+	dropped int    // rows left out for a missing value
+	sample  int    // -sample, 0 without
+	// dropMode is -missing drop.
+	dropMode bool
+}
+
+// loadTable reads the data file path ("-" for standard input), all of it
+// or with sample > 0 a uniform random sample of that many rows drawn by
+// the source rand.NewPCG(seed, sampleStream). It writes on stderr how
+// many rows -missing drop left out and how many -sample kept.
 //
-// Standard input is read in its own goroutine, so that a cancelled ctx
+// Standard input is read through ctxReader, so that a cancelled ctx
 // (Ctrl-C while the command still waits for input from a terminal) ends
-// the command at once instead of after the end of input. The abandoned
-// read ends with the process.
-func loadTable(ctx context.Context, path string, opt dataio.Options) (*dataio.Table, string, error) {
+// the command at once instead of after the end of input.
+func loadTable(ctx context.Context, e *env, path string, opt dataio.Options, sample int, seed uint64) (*dataio.Table, loaded, error) {
+	r, name, closeFn, err := openInput(ctx, path)
+	if err != nil {
+		return nil, loaded{name: name}, err
+	}
+	defer closeFn()
+	info := loaded{name: name, sample: sample, dropMode: opt.Missing == dataio.MissingDrop}
+	s, err := dataio.NewScanner(r, name, opt)
+	if err != nil {
+		return nil, info, inputError(err)
+	}
+	t := s.Layout()
+	var vals []float64
+	if sample > 0 {
+		vals, t.Labels, err = reservoir(ctx, s, sample, rand.NewPCG(seed, sampleStream))
+	} else {
+		vals, t.Labels, err = readAll(ctx, s)
+	}
+	if err != nil {
+		return nil, info, inputError(err)
+	}
+	info.rows, info.dropped = s.Rows(), s.Dropped()
+	t.Dropped = s.Dropped()
+	t.X = mat.NewDense(len(vals)/len(t.Fields), len(t.Fields), vals)
+	if info.dropped > 0 {
+		fmt.Fprintf(e.stderr, "ngca: -missing drop: left out %d of the %s of %s (a missing value in a selected column or the label)\n",
+			info.dropped, countNoun(info.rows+info.dropped, "row"), name)
+	}
+	if sample > 0 && sample < info.rows {
+		fmt.Fprintf(e.stderr, "ngca: -sample: using %d of the %d rows of %s, drawn at random (-seed %d)\n", sample, info.rows, name, seed)
+	}
+	return &t, info, nil
+}
+
+// inputError turns an error of the column selection into a usage error.
+func inputError(err error) error {
+	if errors.Is(err, dataio.ErrSelect) {
+		return usageError{err}
+	}
+	return err
+}
+
+// readAll returns every row of s, and the labels if it has them.
+func readAll(ctx context.Context, s *dataio.Scanner) (vals []float64, labels []string, err error) {
+	for s.Scan() {
+		vals = append(vals, s.Row()...)
+		if s.HasLabels() {
+			labels = append(labels, s.Label())
+		}
+		if s.Rows()%4096 == 0 && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+	}
+	return vals, labels, s.Err()
+}
+
+// reservoir returns a uniform random sample of n rows of s (all of them if
+// s has n rows or fewer), in the order of the file, and their labels. It
+// reads s once and holds n rows: Vitter's Algorithm R, in which row i
+// (from 0) replaces a random one of the n kept with probability n/(i+1).
+func reservoir(ctx context.Context, s *dataio.Scanner, n int, src rand.Source) (vals []float64, labels []string, err error) {
+	type kept struct {
+		i     int
+		row   []float64
+		label string
+	}
+	rng := rand.New(src)
+	var res []kept
+	for i := 0; s.Scan(); i++ {
+		switch {
+		case i < n:
+			res = append(res, kept{i, slices.Clone(s.Row()), s.Label()})
+		default:
+			if j := rng.IntN(i + 1); j < n {
+				res[j].i, res[j].label = i, s.Label()
+				copy(res[j].row, s.Row())
+			}
+		}
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, nil, err
+	}
+	slices.SortFunc(res, func(a, b kept) int { return a.i - b.i })
+	for _, k := range res {
+		vals = append(vals, k.row...)
+		if s.HasLabels() {
+			labels = append(labels, k.label)
+		}
+	}
+	return vals, labels, nil
+}
+
+// openInput opens the data file path ("-" for standard input, read
+// through a ctxReader). It returns the reader, the name to use for the
+// file in messages and a function that closes it.
+func openInput(ctx context.Context, path string) (io.Reader, string, func(), error) {
 	if path == "-" {
-		type result struct {
-			t   *dataio.Table
-			err error
-		}
-		done := make(chan result, 1)
-		in := stdin
-		go func() {
-			t, err := dataio.Read(in, "stdin", opt)
-			done <- result{t, err}
-		}()
-		select {
-		case r := <-done:
-			return r.t, "stdin", r.err
-		case <-ctx.Done():
-			return nil, "stdin", ctx.Err()
-		}
+		return newCtxReader(ctx, stdin), "stdin", func() {}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, path, err // "open data.csv: no such file or directory"
+		return nil, path, nil, err // "open data.csv: no such file or directory"
 	}
-	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, path, fmt.Errorf("%s is a directory, not a data file", path)
+		f.Close()
+		return nil, path, nil, fmt.Errorf("%s is a directory, not a data file", path)
 	}
-	t, err := dataio.Read(f, path, opt)
-	return t, path, err
+	return f, path, func() { f.Close() }, nil
+}
+
+// ctxReader reads from a reader in its own goroutine, so that a Read
+// waiting for input returns ctx.Err() as soon as ctx is cancelled. The
+// abandoned goroutine ends with the process (or at its reader's end).
+type ctxReader struct {
+	ctx  context.Context
+	ch   chan readChunk
+	buf  []byte
+	err  error
+	done bool
+}
+
+type readChunk struct {
+	b   []byte
+	err error
+}
+
+func newCtxReader(ctx context.Context, r io.Reader) *ctxReader {
+	c := &ctxReader{ctx: ctx, ch: make(chan readChunk, 4)}
+	go func() {
+		for {
+			b := make([]byte, 64<<10)
+			n, err := r.Read(b)
+			select {
+			case c.ch <- readChunk{b[:n], err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return c
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	for len(c.buf) == 0 {
+		if c.done {
+			return 0, c.err
+		}
+		select {
+		case ch := <-c.ch:
+			c.buf = ch.b
+			if ch.err != nil {
+				c.err, c.done = ch.err, true
+			}
+		case <-c.ctx.Done():
+			return 0, c.ctx.Err()
+		}
+	}
+	n := copy(p, c.buf)
+	c.buf = c.buf[n:]
+	return n, nil
 }
 
 // headerFlag is the -header flag: true, false or auto.

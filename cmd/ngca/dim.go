@@ -12,6 +12,7 @@ import (
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/dataio"
+	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
 )
 
@@ -28,7 +29,11 @@ replicates run and the decision; then the answer. A progress bar is drawn
 on stderr when it is a terminal.
 
 "ngca fit -dim auto" (and plot) runs the same test with the default
-settings and fits with the answer.
+settings and fits with the answer. When the answer is more than half of
+the d directions (M > d/2), a note on stderr says what that means: NGCA's
+model, a few non-Gaussian directions in Gaussian noise, does not describe
+these data; the components are still ranked by how non-Gaussian they are.
+-sample N tests a random sample of N rows (see "ngca help fit").
 
 Examples:
   ngca dim data.csv
@@ -39,7 +44,7 @@ Examples:
 func init() {
 	c := &command{name: "dim", summary: "estimate the number of non-Gaussian dimensions of a data file (bootstrap tests)", run: runDim}
 	c.usage = dimDoc + flagHelp(newDimFlags(c).fs, []flagGroup{
-		{"Input", inputFlagNames},
+		{"Input", inputFlagNames(true)},
 		{"Test", []string{"test", "alpha", "bootstrap", "max-dim", "seed", "workers"}},
 	})
 	register(c)
@@ -62,12 +67,12 @@ var dimTests = map[string]ngca.DimMethod{"mipp": ngca.DimMIPP, "wflsngca": ngca.
 
 func newDimFlags(c *command) *dimFlags {
 	f := &dimFlags{fs: newFlags(c)}
-	f.in.register(f.fs)
+	f.in.register(f.fs, true)
 	f.fs.StringVar(&f.test, "test", "mipp", "`estimator` whose spectrum is tested: mipp (calibrated on any covariance; fast), wflsngca or lsngca (several times slower)")
 	f.fs.Float64Var(&f.alpha, "alpha", ngca.DefaultDimAlpha, "significance `level` of every test, between 0 and 1")
 	f.fs.IntVar(&f.bootstrap, "bootstrap", ngca.DefaultDimBootstrap, "`number` B of bootstrap replicates per test; B + 1 ≥ 1/alpha")
 	f.fs.IntVar(&f.maxDim, "max-dim", 0, "largest dimension `M` to answer (0 = number of data columns − 1)")
-	f.fs.Uint64Var(&f.seed, "seed", 1, "random `seed`: the test's Src is rand.NewPCG(seed, 0)")
+	f.fs.Uint64Var(&f.seed, "seed", 1, "random `seed`: the test's Src is rand.NewPCG(seed, 0), -sample's rand.NewPCG(seed, 2)")
 	f.fs.IntVar(&f.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
 	return f
 }
@@ -100,10 +105,11 @@ func runDim(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	t, name, err := loadTable(ctx, path, opt)
+	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.seed)
 	if err != nil {
 		return err
 	}
+	name := info.name
 	if _, d := t.X.Dims(); f.maxDim >= d {
 		return fmt.Errorf("-max-dim %d is out of range: %s has %s, so -max-dim must be between 1 and %d", f.maxDim, name, countNoun(d, "data column"), d-1)
 	}
@@ -112,7 +118,13 @@ func runDim(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeDimTable(e.stdout, rep)
+	if err := writeDimTable(e.stdout, rep); err != nil {
+		return err
+	}
+	if _, d := t.X.Dims(); modelNote(rep.Dim, d, atMost(rep) != "") != "" {
+		fmt.Fprintln(e.stderr, modelNote(rep.Dim, d, atMost(rep) != ""))
+	}
+	return nil
 }
 
 // estimateDim runs ngca.EstimateDim on the data of file name with a
@@ -129,7 +141,7 @@ func estimateDim(ctx context.Context, e *env, t *dataio.Table, name string, opts
 	}
 	bar.Finish()
 	if err != nil {
-		return nil, fmt.Errorf("dimension test on %s: %w", name, err)
+		return nil, fmt.Errorf("dimension test on %s: %w", name, inFileTerms(err, t))
 	}
 	return rep, nil
 }
@@ -187,17 +199,47 @@ func (a *fitArgs) autoDim(ctx context.Context, e *env, t *dataio.Table, name str
 	}
 	fmt.Fprintf(e.stderr, "ngca: -dim auto: M = %d%s (%s)\n", rep.Dim, atMost(rep), evidence)
 	a.dim = rep.Dim
+	if _, d := t.X.Dims(); modelNote(rep.Dim, d, atMost(rep) != "") != "" {
+		fmt.Fprintln(e.stderr, modelNote(rep.Dim, d, atMost(rep) != ""))
+		a.modelNoted = true
+	}
 	return nil
 }
 
 // separationWarning returns a one-line warning when the fitted subspace is
 // weakly separated from the rest of the spectrum (Result.Separation below
-// ngca.WeakSeparation), with what to try; "" otherwise.
-func separationWarning(res *ngca.Result, dim int) string {
+// ngca.WeakSeparation), with what to try that did not just run: not the
+// estimator m, and not "-dim auto" when M came from it; "" otherwise.
+func separationWarning(res *ngca.Result, a *fitArgs, m methods.Method) string {
 	s := res.Separation()
 	if !(s < ngca.WeakSeparation) {
 		return ""
 	}
+	dimTip := `check M with "ngca dim" (or -dim auto)`
+	if a.auto {
+		dimTip = fmt.Sprintf("try another -dim than the test's M = %d", a.dim)
+	}
+	var others []string
+	for _, k := range []string{"mipp", "wflsngca-robust"} {
+		if k != m.Key {
+			others = append(others, "-method "+k)
+		}
+	}
 	return fmt.Sprintf("warning: weak separation: λ%d/λ%d = %.3g < %d, so the %d-dimensional subspace may be unreliable; "+
-		"check M with \"ngca dim\" (or -dim auto), or try another -method (mipp, wflsngca-robust) or more rows", dim, dim+1, s, ngca.WeakSeparation, dim)
+		"%s, or try %s or more rows", a.dim, a.dim+1, s, ngca.WeakSeparation, a.dim, dimTip, strings.Join(others, ", "))
+}
+
+// modelNote says what it means when the dimension test finds more than
+// half of the d directions non-Gaussian: NGCA's model does not describe
+// the data. It returns "" when dim ≤ d/2.
+func modelNote(dim, d int, capped bool) string {
+	if 2*dim <= d {
+		return ""
+	}
+	more := ""
+	if capped {
+		more = " or more"
+	}
+	return fmt.Sprintf("note: the test finds %d%s of the %d directions non-Gaussian, more than half: NGCA's model, a few non-Gaussian "+
+		"directions in Gaussian noise, does not describe these data; the components are still ranked by how non-Gaussian they are", dim, more, d)
 }

@@ -48,10 +48,14 @@ type fitArgs struct {
 	iterations                       int
 	threshold                        float64
 	judge                            bool // -check: judge the fit with ngca.Check
+	strict                           bool // -strict: exit 2 when the check is doubtful
+	// modelNoted is set when -dim auto found most directions non-Gaussian
+	// and said so (the weak-separation warning is then left out).
+	modelNoted bool
 }
 
 // estimatorFlagNames are the flags of fitArgs that every estimator takes.
-var estimatorFlagNames = []string{"method", "dim", "seed", "workers", "check"}
+var estimatorFlagNames = []string{"method", "dim", "seed", "workers", "check", "strict"}
 
 // fitFlagGroups lists the flags of fitArgs, for the help: the estimator's
 // flags, then the settings grouped by the estimators they apply to.
@@ -105,10 +109,11 @@ func (a *fitArgs) register(fs *flag.FlagSet, dimUsage string) {
 		"the paper's methods, need the subspace along the data's columns; wflsngca-robust is exact there and never much worse than "+
 		"MIPP elsewhere (docs/orientation/orientation.md; \"Which estimator?\" in the README)")
 	fs.Var(dimValue{&a.dim, &a.auto}, "dim", dimUsage+`, or "auto" to choose M by the bootstrap test of "ngca dim"`)
-	fs.Uint64Var(&a.seed, "seed", 1, "random `seed`: the estimator's Src is rand.NewPCG(seed, 0), so -seed 0 gives the library's default (Src nil)")
+	fs.Uint64Var(&a.seed, "seed", 1, "random `seed`: the estimator's Src is rand.NewPCG(seed, 0), so -seed 0 gives the library's default (Src nil); -sample draws from rand.NewPCG(seed, 2)")
 	fs.IntVar(&a.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
 	fs.BoolVar(&a.judge, "check", false, fmt.Sprintf("after the fit, judge it with ngca.Check (%d refits on half the rows, and for wflsngca, lsngca and wflsngca-robust a comparison with equivariant estimates; "+
 		"2 to 5 times the fit's time) and write \"check: ok\" or \"check: doubtful\" with the evidence on stderr", ngca.DefaultCheckRefits))
+	fs.BoolVar(&a.strict, "strict", false, "with -check: exit with status 2 when the check finds the fit doubtful or cannot make it (the result is written all the same)")
 	fs.IntVar(&a.centers, methods.SetCenters, 0, fmt.Sprintf("`number` of kernel centers b, drawn from the rows (0 = min(n, %d))", ngca.DefaultCenters))
 	fs.StringVar(&a.widths, methods.SetWidths, "", "comma-separated `list` of kernel widths σ to cross-validate (default "+gridText(ngca.DefaultWidths())+"; on standardised data)")
 	fs.StringVar(&a.ridges, methods.SetRidges, "", "comma-separated `list` of ridge parameters λ (default "+gridText(ngca.DefaultRidges())+")")
@@ -139,6 +144,8 @@ func (a *fitArgs) check(set map[string]bool) (methods.Method, error) {
 		}
 	}
 	switch {
+	case a.strict && !a.judge:
+		return m, usagef("-strict needs -check: it sets the exit status from the check's verdict")
 	case a.auto:
 	case a.dim < 1 && !set["dim"]:
 		return m, fmt.Errorf("%w: -dim is required: the dimension M of the non-Gaussian subspace, 1 ≤ M < number of data columns", errUsage)
@@ -259,7 +266,7 @@ func (a *fitArgs) fitTable(ctx context.Context, e *env, m methods.Method, t *dat
 	}
 	bar.Finish()
 	if err != nil {
-		return nil, fmt.Errorf("%s on %s: %w", m.Label, name, err)
+		return nil, fmt.Errorf("%s on %s: %w", m.Label, name, inFileTerms(err, t))
 	}
 	if note := nullNote(res, t, name); note != "" {
 		fmt.Fprintln(e.stderr, note)

@@ -24,8 +24,19 @@ terminal (otherwise a fit longer than a minute logs one line a minute).
 
 FILE is CSV, TSV or LIBSVM (see -format). A CSV/TSV header line is detected
 (or set with -header); a label column (-label-col) is left out of the data.
+-cols keeps and -drop leaves out columns, by header name, 1-based number or
+range a-b (an item of digits is a number; both flags together: -drop
+removes from what -cols keeps); the columns keep the order of the file.
 Every data cell must be a finite number; a bad cell is reported with its
-line and column.
+line and column. A missing value (an empty cell, NA, N/A, NaN, null or ?,
+in any case) in a data column or the label column is an error, or with
+-missing drop its row is left out (the count goes to stderr).
+
+-sample N fits a uniform random sample of N rows, drawn in one pass over
+FILE (or standard input) by reservoir sampling with the source
+rand.NewPCG(seed, 2): memory holds N rows, not the file; the same -seed
+draws the same rows, which keep the order of the file. A FILE of at most
+N rows is used whole. See docs/big-files.md.
 
 The JSON object is the library's Result JSON (ngca.Result.MarshalJSON;
 json.Unmarshal into an ngca.Result loads it) with the command's fields
@@ -54,7 +65,11 @@ With -dim auto, M is chosen by the bootstrap test of "ngca dim" (its
 decision and p-values go to stderr) before the fit. After the fit, a
 warning goes to stderr when the M-th eigenvalue is less than 10 times the
 next (λM/λM+1 < 10, skipping exact zeros): the subspace is then weakly
-separated from the rest and may be unreliable.
+separated from the rest and may be unreliable. When the test finds more
+than half of the d directions non-Gaussian (M > d/2), a note says instead
+that NGCA's model (a few non-Gaussian directions in Gaussian noise) does
+not describe the data, and that the components are still ranked by how
+non-Gaussian they are.
 
 With -check the fit is then judged by ngca.Check: the estimator is refitted
 to 6 random halves of the rows and, for an estimator that depends on the
@@ -68,13 +83,21 @@ the fit (docs/check.md). With -json its report is the object "check"
 with or without -check. A check that cannot be made (when the
 estimator cannot fit half the rows, say with -centers above n/2) writes
 "check: not done: <why>" instead, and "check_error" with -json; the fit
-is written all the same.
+is written all the same. With -strict, a doubtful fit, or one that could
+not be checked, ends the command with exit status 2 once the result is
+written.
+
+Exit status: 0 on success; 1 on an error (bad input, a bad flag: a usage
+error prints its message and a pointer to this help; a failed fit; an
+interruption); 2 under -check -strict when the fit is doubtful.
 
 Examples:
   ngca fit -dim 2 data.csv > basis.csv
   ngca fit -dim auto data.csv > basis.csv
   ngca fit -dim 2 -json -o fit.json data.csv
-  ngca fit -dim 2 -check data.csv > basis.csv
+  ngca fit -dim 2 -check -strict data.csv > basis.csv || echo "exit $?"
+  ngca fit -dim 2 -drop id,name -label-col class -missing drop data.csv
+  ngca fit -dim 2 -cols 1-8,11 -sample 100000 big.csv > basis.csv
   ngca fit -method mipp -dim 3 -seed 7 svmguide1
   ngca fit -method robust -dim 2 -json -o fit.json data.csv
   ngca fit -dim 2 -label-col species -widths 0.5,1,2 iris.csv
@@ -83,7 +106,7 @@ Examples:
 
 func init() {
 	c := &command{name: "fit", summary: "fit an estimator to a CSV, TSV or LIBSVM file; write the basis (CSV or JSON)", run: runFit}
-	groups := append([]flagGroup{{"Input", inputFlagNames}}, fitFlagGroups()...)
+	groups := append([]flagGroup{{"Input", inputFlagNames(true)}}, fitFlagGroups()...)
 	c.usage = fitDoc + flagHelp(newFitFlags(c).fs, append(groups, flagGroup{"Output", []string{"o", "json"}}))
 	register(c)
 }
@@ -99,7 +122,7 @@ type fitFlags struct {
 
 func newFitFlags(c *command) *fitFlags {
 	f := &fitFlags{fs: newFlags(c)}
-	f.in.register(f.fs)
+	f.in.register(f.fs, true)
 	f.fit.register(f.fs, "dimension `M` of the non-Gaussian subspace, 1 ≤ M < number of data columns (required)")
 	f.fs.StringVar(&f.out, "o", "", "write the result to `file` instead of standard output (the file is replaced only on success)")
 	f.fs.BoolVar(&f.jsonMode, "json", false, "write JSON (basis, eigenvalues, means, chosen hyperparameters, timings) instead of the CSV basis")
@@ -130,15 +153,16 @@ func runFit(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer out.abort()
-	t, name, err := loadTable(ctx, path, opt)
+	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.fit.seed)
 	if err != nil {
 		return err
 	}
+	name := info.name
 	res, err := f.fit.fitTable(ctx, e, m, t, name)
 	if err != nil {
 		return err
 	}
-	if w := separationWarning(res, f.fit.dim); w != "" {
+	if w := separationWarning(res, &f.fit, m); w != "" && !f.fit.modelNoted {
 		fmt.Fprintln(e.stderr, w)
 	}
 	rep, checkErr := f.fit.checkFit(ctx, e, m, t, name, res)
@@ -147,7 +171,7 @@ func runFit(ctx context.Context, e *env, args []string) error {
 	}
 	if f.jsonMode {
 		var j []byte
-		if j, err = fitJSON(&f.fit, m, t, name, res, rep, checkErr); err == nil {
+		if j, err = fitJSON(&f.fit, m, t, info, res, rep, checkErr); err == nil {
 			err = writeJSON(out, json.RawMessage(j))
 		}
 	} else {
@@ -156,7 +180,13 @@ func runFit(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return out.commit()
+	if err := out.commit(); err != nil {
+		return err
+	}
+	if f.fit.strict && (rep == nil || rep.Doubtful) {
+		return errDoubtful
+	}
+	return nil
 }
 
 // writeMatrixCSV writes the rows of m as CSV lines with full precision,

@@ -75,7 +75,7 @@ func TestFitJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(r.stdout), &j); err != nil {
 			t.Fatalf("%s: output is not JSON: %v\n%s", m.Key, err, r.stdout)
 		}
-		for _, key := range []string{"method", "label", "input", "format", "n", "d", "dim", "columns", "label_column", "seed",
+		for _, key := range []string{"method", "label", "input", "format", "n", "d", "dim", "columns", "column_numbers", "label_column", "seed",
 			"settings", "ngca_result", "basis", "eigenvalues", "mean", "timings", "report"} {
 			if _, ok := j[key]; !ok {
 				t.Errorf("%s: no %q in the JSON", m.Key, key)
@@ -273,12 +273,12 @@ func TestFitErrors(t *testing.T) {
 		{[]string{"-dim", "1", "testdata/nonnumeric.csv"}, `ngca fit: testdata/nonnumeric.csv:7: column 3 ("x3"): "abc" is not a number` + "\n", false},
 		{[]string{"-dim", "1", "testdata/empty.csv"}, "ngca fit: testdata/empty.csv: empty file (no data)\n", false},
 		{[]string{"-dim", "1", "testdata/header-only.csv"}, "ngca fit: testdata/header-only.csv:1: no data rows, only a header\n", false},
-		{[]string{"-dim", "1", "testdata/nan.tsv"}, `ngca fit: testdata/nan.tsv:3: column 2 ("b"): "NaN" is not a finite number (NaN and Inf are not allowed)` + "\n", false},
+		{[]string{"-dim", "1", "testdata/nan.tsv"}, `ngca fit: testdata/nan.tsv:3: column 2 ("b"): missing value ("NaN") in data row 2; -missing drop leaves out the rows with missing values` + "\n", false},
 		{[]string{"-dim", "1", "testdata/bad.libsvm"}, `ngca fit: testdata/bad.libsvm:2:12: value "x" is not a finite number` + "\n", false},
 		{[]string{"-dim", "1", "testdata/constant.csv"}, `ngca fit: column 3 ("const") of testdata/constant.csv is constant (every value is 5)`, false},
 		{[]string{"-dim", "1", "testdata/missing.csv"}, "ngca fit: open testdata/missing.csv: no such file or directory\n", false},
 		{[]string{"-dim", "1", "testdata"}, "ngca fit: testdata is a directory, not a data file\n", false},
-		{[]string{"-dim", "2", files["csv"]}, `data.csv:2: column 3 ("class"): "q1" is not a number (if the column holds labels, name it with -label-col)`, false},
+		{[]string{"-dim", "2", files["csv"]}, `data.csv:2: column 3 ("class"): "q1" is not a number (if the column is not data, leave it out with -drop class, or name it with -label-col class if it holds labels)`, false},
 		{[]string{"-dim", "2", "-label-col", "species", files["csv"]}, `data.csv:1: no column named "species" in the header ("x1", "x2", "class", "x3", "x4", "x5")`, false},
 		{[]string{"-dim", "2", "-label-col", "9", files["csv"]}, `data.csv:1: label column 9 is out of range: the file has 6 columns`, false},
 		{[]string{"-dim", "2", "-label-col", "1", files["libsvm"]}, `a label column cannot be chosen in a LIBSVM file`, false},
@@ -320,7 +320,7 @@ func TestFitErrors(t *testing.T) {
 		if !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("ngca %q: stderr\n%s\nwant it to contain\n%s", args, r.stderr, tc.want)
 		}
-		if got := strings.Contains(r.stderr, "Usage: ngca fit"); got != tc.usage {
+		if got := strings.Contains(r.stderr, `Run "ngca help fit" for the flags and examples.`); got != tc.usage {
 			t.Errorf("ngca %q: usage printed: %v, want %v", args, got, tc.usage)
 		}
 		if r.stdout != "" {

@@ -22,16 +22,25 @@ import (
 type fitFields struct {
 	// Method is the registry key of the estimator that ran (the library's
 	// "label" is its name, Result.Method).
-	Method      string       `json:"method"`
-	Input       string       `json:"input"`
-	Format      string       `json:"format"`
-	N           int          `json:"n"`
-	D           int          `json:"d"`
-	Dim         int          `json:"dim"`
-	Columns     []string     `json:"columns,omitempty"`
-	LabelColumn string       `json:"label_column,omitempty"`
-	Seed        uint64       `json:"seed"`
-	Settings    settingsJSON `json:"settings"`
+	Method  string   `json:"method"`
+	Input   string   `json:"input"`
+	Format  string   `json:"format"`
+	N       int      `json:"n"`
+	D       int      `json:"d"`
+	Dim     int      `json:"dim"`
+	Columns []string `json:"columns,omitempty"`
+	// ColumnNumbers are the 1-based numbers in the file (LIBSVM: feature
+	// indices) of the data columns.
+	ColumnNumbers []int  `json:"column_numbers"`
+	LabelColumn   string `json:"label_column,omitempty"`
+	// RowsDropped counts the rows left out by -missing drop.
+	RowsDropped *int `json:"rows_dropped,omitempty"`
+	// Sample and RowsRead: with -sample, the sample's size and the rows
+	// of the file it was drawn from.
+	Sample   int          `json:"sample,omitempty"`
+	RowsRead *int         `json:"rows_read,omitempty"`
+	Seed     uint64       `json:"seed"`
+	Settings settingsJSON `json:"settings"`
 }
 
 // checkFields are the fields of -check, after the library's.
@@ -71,14 +80,21 @@ func fitSettings(rep ngca.Report) settingsJSON {
 // fitJSON returns the JSON object (compact) that "ngca fit -json" writes
 // for a fit res of the estimator m to the table t read from file name,
 // with the report chk of -check or the error checkErr that stopped it.
-func fitJSON(a *fitArgs, m methods.Method, t *dataio.Table, name string, res *ngca.Result, chk *ngca.CheckReport, checkErr error) ([]byte, error) {
+func fitJSON(a *fitArgs, m methods.Method, t *dataio.Table, info loaded, res *ngca.Result, chk *ngca.CheckReport, checkErr error) ([]byte, error) {
 	lib, err := json.Marshal(res)
 	if err != nil {
 		return nil, err
 	}
 	n, d := t.X.Dims()
-	own, err := json.Marshal(fitFields{Method: m.Key, Input: name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
-		Columns: t.Names, LabelColumn: t.LabelName, Seed: a.seed, Settings: fitSettings(res.Report)})
+	ff := fitFields{Method: m.Key, Input: info.name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
+		Columns: t.Names, ColumnNumbers: t.Fields, LabelColumn: t.LabelName, Seed: a.seed, Settings: fitSettings(res.Report)}
+	if info.dropMode {
+		ff.RowsDropped = &info.dropped
+	}
+	if info.sample > 0 {
+		ff.Sample, ff.RowsRead = info.sample, &info.rows
+	}
+	own, err := json.Marshal(ff)
 	if err != nil {
 		return nil, err
 	}

@@ -50,6 +50,19 @@ type env struct {
 // command's usage.
 var errUsage = errors.New("usage")
 
+// errDoubtful is returned by fit and plot under -check -strict when the
+// check finds the fit doubtful or cannot make it; run exits with status 2.
+var errDoubtful = errors.New("doubtful fit")
+
+// firstLines returns the first n lines of s.
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
+
 // errReported marks an error whose message has already been written to
 // stderr; run only sets the exit status.
 var errReported = errors.New("reported")
@@ -81,8 +94,10 @@ func main() {
 }
 
 // run executes the command line args and returns the exit status: 0 on
-// success, 1 for an error of the user's (bad input, bad flags), 2 for a
-// failure of the program itself.
+// success, 1 for an error (bad input, bad flags, a failed fit, an
+// interruption), 2 when -check -strict finds the fit doubtful (the result
+// is written all the same). A usage error prints its message and a line
+// pointing to "ngca help CMD", not the whole help.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
@@ -104,8 +119,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "ngca: unknown command %q\n\n", name)
-		printHelp(stderr)
+		fmt.Fprintf(stderr, "ngca: unknown command %q\nRun \"ngca help\" for the commands.\n", name)
 		return 1
 	}
 	err := c.run(ctx, e, args[1:])
@@ -114,10 +128,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.Is(err, errDoubtful):
+		return 2
 	case errors.Is(err, errReported):
 		return 1
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "ngca %s: %s\n\n%s", name, message(err), c.usage)
+		fmt.Fprintf(stderr, "ngca %s: %s\nRun \"ngca help %s\" for the flags and examples.\n", name, firstLines(message(err), 4), name)
 		return 1
 	case errors.Is(err, context.Canceled):
 		msg := "interrupted"
@@ -149,7 +165,15 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "  help       show help for a command")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, `Run "ngca help <command>" or "ngca <command> -h" for its flags and examples.`)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, exitStatusHelp)
 }
+
+// exitStatusHelp documents run's exit statuses.
+const exitStatusHelp = `Exit status: 0 on success; 1 on an error (bad input, a bad flag or
+argument, a failed fit, an interruption); 2 when "fit -check -strict" or
+"plot -check -strict" finds the fit doubtful or cannot check it (the
+result is written all the same).`
 
 // newFlags returns a flag set for command c that writes its usage to
 // stdout on -h and stays silent on errors (run reports them).

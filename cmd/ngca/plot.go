@@ -41,9 +41,12 @@ that M is right.
 The basis is fitted to FILE as "ngca fit" would (-method, -dim (or auto) with
 default 2, and the other estimator flags), or read with -basis from the
 CSV or JSON written by "ngca fit"; -check judges a fitted basis as "ngca fit
--check" does, on stderr. A CSV basis holds no eigenvalues: then
-only the scatter plot is drawn, and a note on stderr says so. The data are
-centred as by "ngca transform -center auto".
+-check" does, on stderr (-strict: exit status 2 if doubtful). A CSV basis
+holds no eigenvalues: then only the scatter plot is drawn, and a note on
+stderr says so. The data are centred on the training means of a JSON basis
+(its columns are taken by name, as by "ngca transform"), otherwise on
+their own means. -sample N fits and draws a random sample of N rows, as
+in "ngca fit".
 
 The image format follows the extension of -o: .png, .svg, .pdf, .jpg,
 .tif or .eps. With more than 20000 rows, the scatter plot shows 20000 of
@@ -68,7 +71,7 @@ const (
 func init() {
 	c := &command{name: "plot", summary: "draw the projected data and the eigenvalue spectrum (PNG, SVG, PDF)", run: runPlot}
 	groups := []flagGroup{
-		{"Input", inputFlagNames},
+		{"Input", inputFlagNames(true)},
 		{"Basis (else plot fits one, with the estimator flags below)", []string{"basis"}},
 	}
 	groups = append(append(groups, fitFlagGroups()...), flagGroup{"Output", []string{"o", "title"}})
@@ -88,7 +91,7 @@ type plotFlags struct {
 
 func newPlotFlags(c *command) *plotFlags {
 	f := &plotFlags{fs: newFlags(c)}
-	f.in.register(f.fs)
+	f.in.register(f.fs, true)
 	f.fit.register(f.fs, "dimension `M` of the non-Gaussian subspace, 1 ≤ M < number of data columns")
 	f.fs.Lookup("dim").DefValue = "2"
 	f.fit.dim = 2
@@ -132,14 +135,13 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 		if b, err = readBasis(f.basis); err != nil {
 			return fmt.Errorf("-basis: %w", err)
 		}
-		if opt.LabelCol == "" {
-			opt.LabelIfPresent = b.labelColumn
-		}
+		b.selectColumns(&opt)
 	}
-	t, name, err := loadTable(ctx, path, opt)
+	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.fit.seed)
 	if err != nil {
 		return err
 	}
+	name := info.name
 	pd := &plotData{labels: t.Labels, labelName: t.LabelName}
 	var what string
 	if b != nil {
@@ -173,6 +175,9 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 		summary += fmt.Sprintf("; eigenvalues %s", eigenSummary(pd.eig, pd.dim))
 	}
 	fmt.Fprintln(e.stderr, summary)
+	if f.fit.strict && pd.doubtful {
+		return errDoubtful
+	}
 	return nil
 }
 
@@ -196,7 +201,7 @@ func (f *plotFlags) check() (methods.Method, error) {
 // summary calls the basis.
 func (pd *plotData) fromBasis(e *env, b *basisFile, t *dataio.Table, name string) (string, error) {
 	var err error
-	if pd.z, err = project(e, "plot", b, t, name, "auto"); err != nil {
+	if pd.z, err = project(e, "plot", b, t, name); err != nil {
 		return "", err
 	}
 	pd.eig = b.eigenvalues
@@ -221,9 +226,11 @@ func (pd *plotData) fromFit(ctx context.Context, e *env, a *fitArgs, m methods.M
 	if err != nil {
 		return "", err
 	}
-	if _, err := a.checkFit(ctx, e, m, t, name, res); err != nil && ctx.Err() != nil {
+	rep, err := a.checkFit(ctx, e, m, t, name, res)
+	if err != nil && ctx.Err() != nil {
 		return "", ctx.Err()
 	}
+	pd.doubtful = a.judge && (rep == nil || rep.Doubtful)
 	pd.z = &mat.Dense{}
 	res.ProjectTo(pd.z, t.X)
 	pd.eig = res.Eigenvalues
@@ -265,6 +272,7 @@ type plotData struct {
 	eig       []float64 // nil without eigenvalues
 	title     string
 	groups    []labelGroup // filled by drawPlot
+	doubtful  bool         // -check found the fit doubtful or could not check it
 }
 
 // labelGroup is the rows of one label.

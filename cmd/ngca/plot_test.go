@@ -144,7 +144,7 @@ func TestPlotErrors(t *testing.T) {
 		if r.code != 1 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("ngca %q: exit %d, stderr\n%s\nwant exit 1 and\n%s", args, r.code, r.stderr, tc.want)
 		}
-		if got := strings.Contains(r.stderr, "Usage: ngca plot"); got != tc.usage {
+		if got := strings.Contains(r.stderr, `Run "ngca help plot" for the flags and examples.`); got != tc.usage {
 			t.Errorf("ngca %q: usage printed: %v, want %v", args, got, tc.usage)
 		}
 	}

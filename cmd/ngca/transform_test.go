@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ func TestTransform(t *testing.T) {
 		{[]string{"-basis", basisJSON, files["csv"]}, fit.Mean}, // the label column comes from the JSON
 		{[]string{"-basis", basisJSON, files["tsv"]}, fit.Mean},
 		{[]string{files["libsvm"], "-basis", basisJSON}, fit.Mean},
-		{[]string{"-basis", basisCSV, "-label-col", "3", files["csv"]}, colMeans},
+		{[]string{"-basis", basisCSV, "-center", "data", "-label-col", "3", files["csv"]}, colMeans},
 		{[]string{"-basis", basisJSON, "-center", "data", files["tsv"]}, colMeans},
 		{[]string{"-basis", basisCSV, "-center", "none", files["tsv"]}, zeros},
 	} {
@@ -86,16 +87,35 @@ func TestTransform(t *testing.T) {
 		}
 	}
 
-	// Columns named unlike those of the fit get a warning.
-	renamed := strings.Replace(readText(t, files["csv"]), "x1,x2,class,x3,x4,x5", "x2,x1,class,x3,x4,x5", 1)
-	r := ngcaRun(t, "", "transform", "-basis", basisJSON, writeFile(t, dir, "renamed.csv", renamed)).mustSucceed(t)
-	if want := `ngca transform: warning: data column 1 is "x2" in ` + filepath.Join(dir, "renamed.csv") + ` but "x1" in the fit (` + basisJSON + `); are the columns in the same order?` + "\n"; r.stderr != want {
-		t.Errorf("renamed columns: stderr %q, want %q", r.stderr, want)
+	// A file with its columns in another order gives the same bytes: the
+	// columns are matched by header name.
+	want := ngcaRun(t, "", "transform", "-basis", basisJSON, files["csv"]).mustSucceed(t).stdout
+	var shuffled strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(readText(t, files["csv"])), "\n") {
+		f := strings.Split(line, ",") // x1,x2,class,x3,x4,x5
+		fmt.Fprintf(&shuffled, "%s,%s,%s,%s,%s,%s\n", f[5], f[3], f[1], f[2], f[4], f[0])
+	}
+	r := ngcaRun(t, "", "transform", "-basis", basisJSON, writeFile(t, dir, "shuffled.csv", shuffled.String())).mustSucceed(t)
+	if r.stdout != want || r.stderr != "" {
+		t.Errorf("columns reordered: output differs from the original order's (stderr %q)", r.stderr)
+	}
+	// A missing name is an error naming it.
+	renamed := strings.Replace(readText(t, files["csv"]), "x1,x2,class,x3,x4,x5", "y1,x2,class,x3,x4,y5", 1)
+	renamedFile := writeFile(t, dir, "renamed.csv", renamed)
+	r = ngcaRun(t, "", "transform", "-basis", basisJSON, renamedFile)
+	if wantErr := `renamed.csv lacks the columns "x1", "x5" of the fit`; r.code != 1 || !strings.Contains(r.stderr, wantErr) {
+		t.Errorf("renamed columns: exit %d, stderr %q, want %q", r.code, r.stderr, wantErr)
+	}
+	// -cols chooses the columns by position instead; names that differ
+	// from the fit's get a warning.
+	r = ngcaRun(t, "", "transform", "-basis", basisJSON, "-cols", "1,2,4-6", renamedFile).mustSucceed(t)
+	if want := `ngca transform: warning: data column 1 is "y1" (column 1 of ` + renamedFile + `) but "x1" in the fit (` + basisJSON + `); are the columns in the same order?` + "\n"; r.stderr != want {
+		t.Errorf("renamed columns with -cols: stderr %q, want %q", r.stderr, want)
 	}
 
 	// -o writes a file.
 	out := filepath.Join(dir, "z.csv")
-	if r := ngcaRun(t, "", "transform", "-basis", basisCSV, "-o", out, files["tsv"]).mustSucceed(t); r.stdout != "" {
+	if r := ngcaRun(t, "", "transform", "-basis", basisCSV, "-center", "none", "-o", out, files["tsv"]).mustSucceed(t); r.stdout != "" {
 		t.Errorf("transform -o: stdout %q", r.stdout)
 	}
 	if n, _ := parseMatrix(t, readText(t, out)).Dims(); n != 400 {
@@ -129,6 +149,7 @@ func TestTransformErrors(t *testing.T) {
 		{[]string{files["tsv"]}, "ngca transform: -basis is required", true},
 		{[]string{"-basis", basisCSV}, "ngca transform: missing input FILE", true},
 		{[]string{"-basis", basisCSV, "-center", "mean", files["tsv"]}, `ngca transform: -center "mean": want auto, data or none`, true},
+		{[]string{"-basis", basisCSV, files["tsv"]}, "ngca transform: -basis " + basisCSV + " is a bare CSV basis, which holds no training means: say how to centre the data with -center data", true},
 		{[]string{"-basis", filepath.Join(dir, "nope.csv"), files["tsv"]}, "ngca transform: -basis: open " + filepath.Join(dir, "nope.csv") + ": no such file or directory\n", false},
 		{[]string{"-basis", "testdata/ragged.csv", files["tsv"]}, "ngca transform: -basis: testdata/ragged.csv:5: 3 fields, want 4 (as on line 1)\n", false},
 		{[]string{"-basis", files["libsvm"], files["tsv"]}, "or the JSON of \"ngca fit -json\", not a LIBSVM file", false},
@@ -136,10 +157,10 @@ func TestTransformErrors(t *testing.T) {
 		{[]string{"-basis", ragged, files["tsv"]}, `"basis" row 2 has 1 numbers, want 2 (as row 1)`, false},
 		{[]string{"-basis", noBasis, files["tsv"]}, `no "basis" (a JSON basis is the output of "ngca fit -json")`, false},
 		{[]string{"-basis", strBasis, files["tsv"]}, "str.json:2: \"basis\" holds a JSON string where a number belongs", false},
-		{[]string{"-basis", basisCSV, small}, "ngca transform: " + small + " has 3 data columns but the basis " + basisCSV + " has 5 rows (one per data column)\n", false},
-		{[]string{"-basis", basisCSV, files["csv"]}, `column 3 ("class"): "q1" is not a number (if the column holds labels, name it with -label-col)`, false},
-		{[]string{"-basis", basisCSV, "-label-col", "3", files["tsv"]}, "has 4 data columns but the basis", false},
-		{[]string{"-basis", basisCSV, "-with-labels", files["tsv"]}, "-with-labels: " + files["tsv"] + " has no labels (name the label column with -label-col)", false},
+		{[]string{"-basis", basisCSV, "-center", "data", small}, "ngca transform: " + small + " has 3 data columns but the basis " + basisCSV + " has 5 rows (one per data column)\n", false},
+		{[]string{"-basis", basisCSV, "-center", "data", files["csv"]}, `data.csv has 6 data columns but the basis ` + basisCSV + ` has 5 rows (one per data column); if a column holds labels, name it with -label-col`, false},
+		{[]string{"-basis", basisCSV, "-center", "data", "-label-col", "3", files["tsv"]}, "has 4 data columns but the basis", false},
+		{[]string{"-basis", basisCSV, "-center", "data", "-with-labels", files["tsv"]}, "-with-labels: " + files["tsv"] + " has no labels (name the label column with -label-col)", false},
 		{[]string{"-basis", basisJSON, "testdata/empty.csv"}, "ngca transform: testdata/empty.csv: empty file (no data)\n", false},
 	} {
 		args := append([]string{"transform"}, tc.args...)
@@ -147,7 +168,7 @@ func TestTransformErrors(t *testing.T) {
 		if r.code != 1 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("ngca %q: exit %d, stderr\n%s\nwant exit 1 and\n%s", args, r.code, r.stderr, tc.want)
 		}
-		if got := strings.Contains(r.stderr, "Usage: ngca transform"); got != tc.usage {
+		if got := strings.Contains(r.stderr, `Run "ngca help transform" for the flags and examples.`); got != tc.usage {
 			t.Errorf("ngca %q: usage printed: %v, want %v", args, got, tc.usage)
 		}
 	}

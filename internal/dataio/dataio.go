@@ -1,6 +1,7 @@
 // Package dataio reads data tables for the ngca command: CSV, TSV and
-// LIBSVM text files, with the format and a header line detected, an
-// optional label column, and errors (*Error values, matching ErrFormat)
+// LIBSVM text files, whole (Read) or row by row (Scanner), with the format
+// and a header line detected, an optional label column, a selection of
+// columns, missing values as errors or dropped rows, and errors (*Error values, matching ErrFormat)
 // that give the file, line and column of the problem as fields. It also
 // reads and writes bare LIBSVM data (ReadLIBSVM, WriteLIBSVM) for the
 // benchmark study and tests. File formats belong to the command: dataio is
@@ -86,6 +87,20 @@ type Options struct {
 	// Features fixes the number of columns of a LIBSVM file (features not
 	// listed are zero); 0 means the largest index in the file.
 	Features int
+	// Cols, if not empty, keeps only the data columns it lists, and Drop
+	// leaves out those it lists (after Cols): comma-separated header names,
+	// 1-based column numbers (feature indices for LIBSVM) and ranges a-b.
+	// An item of digits is a number, anything else a name, which implies
+	// a header. The data columns keep the order of the file. Listing the
+	// label column is an error.
+	Cols, Drop string
+	// Names, if not nil and Cols and Drop are empty, selects the data
+	// columns of a CSV or TSV file by header name, in this order, when the
+	// file has a header (a fit's columns); without a header it is ignored.
+	Names []string
+	// Missing says what to do with a missing value; the zero value makes
+	// it an error.
+	Missing Missing
 }
 
 // Table is a data file's content.
@@ -108,6 +123,9 @@ type Table struct {
 	Format Format
 	// Header reports whether the first row was read as a header.
 	Header bool
+	// Dropped is the number of rows left out for a missing value
+	// (Options.Missing = MissingDrop).
+	Dropped int
 }
 
 // ErrFormat reports data that do not follow their format. Every *Error
@@ -197,30 +215,27 @@ func (e *Error) Is(target error) bool { return e.empty && target == ErrEmpty }
 // header above a row with a typo). A label column given by name implies a
 // header.
 //
-// Every data cell must be a finite number; an empty cell, text, NaN or
-// ±Inf is an error giving the line and column. A ragged row, an empty
+// Every data cell must be a finite number or missing (see IsMissing and
+// Options.Missing); text or ±Inf is an error giving the line and column. A ragged row, an empty
 // file, a file with only a header, and (for LIBSVM, see ReadLIBSVM) a
 // malformed pair are errors too. All are *Error values.
 func Read(r io.Reader, name string, opt Options) (*Table, error) {
-	data, err := io.ReadAll(r)
+	s, err := NewScanner(r, name, opt)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
+		return nil, err
 	}
-	data = bytes.TrimPrefix(data, []byte("\ufeff")) // a UTF-8 byte-order mark
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &Error{File: name, Msg: "empty file (no data)", empty: true}
+	t := s.Layout()
+	var vals []float64
+	for s.Scan() {
+		vals = append(vals, s.Row()...)
+		if s.HasLabels() {
+			t.Labels = append(t.Labels, s.Label())
+		}
 	}
-	f := opt.Format
-	if f == Auto {
-		f = Detect(name, data)
+	if err := s.Err(); err != nil {
+		return nil, err
 	}
-	switch f {
-	case CSV:
-		return readDelimited(data, name, ',', opt)
-	case TSV:
-		return readDelimited(data, name, '\t', opt)
-	case LIBSVM:
-		return readLIBSVM(data, name, opt)
-	}
-	return nil, fmt.Errorf("dataio: bad format %v", f)
+	t.X = mat.NewDense(s.Rows(), len(t.Fields), vals)
+	t.Dropped = s.Dropped()
+	return &t, nil
 }

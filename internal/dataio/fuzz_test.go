@@ -233,3 +233,59 @@ func matrixCSV(x *mat.Dense) string {
 	}
 	return b.String()
 }
+
+// FuzzSelect reads arbitrary bytes with arbitrary column lists (Cols,
+// Drop) and missing-value modes. It checks that Read returns an *Error
+// matching ErrFormat, a *SelectError matching ErrSelect, or a consistent
+// table; that -missing drop leaves out rows only where the default mode
+// finds a missing value; and that Drop leaves out what Cols keeps.
+func FuzzSelect(f *testing.F) {
+	for _, s := range []struct{ data, cols, drop string }{
+		{"a,b,c\n1,2,3\n4,,6\n7,8,NA\n", "a,3", ""},
+		{"a,b,c\n1,2,3\n4,5,6\n", "1-2", "b"},
+		{"1,x,3\n4,y,6\n", "", "2"},
+		{"1 1:2 3:4\n2 2:1\n", "1-3", "2"},
+	} {
+		f.Add([]byte(s.data), s.cols, s.drop, false)
+		f.Add([]byte(s.data), s.cols, s.drop, true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, cols, drop string, missingDrop bool) {
+		opt := Options{Cols: cols, Drop: drop}
+		if missingDrop {
+			opt.Missing = MissingDrop
+		}
+		tab, err := Read(bytes.NewReader(data), "s.csv", opt)
+		if err != nil {
+			var se *SelectError
+			if errors.As(err, &se) {
+				if !errors.Is(err, ErrSelect) || se.Msg == "" {
+					t.Fatalf("selection error %v", err)
+				}
+				return
+			}
+			checkReadError(t, err, "s.csv")
+			return
+		}
+		checkTable(t, tab, opt)
+		if tab.Dropped < 0 || !missingDrop && tab.Dropped != 0 {
+			t.Fatalf("%d rows dropped with missingDrop %v", tab.Dropped, missingDrop)
+		}
+		if missingDrop && tab.Dropped == 0 {
+			// Nothing was missing: the default mode reads the same.
+			opt.Missing = MissingError
+			same, err := Read(bytes.NewReader(data), "s.csv", opt)
+			if err != nil || !mat.Equal(same.X, tab.X) {
+				t.Fatalf("no row dropped, but the default mode reads %v", err)
+			}
+		}
+		if drop != "" && cols != "" {
+			kept, err := Read(bytes.NewReader(data), "s.csv", Options{Cols: cols, Missing: opt.Missing})
+			if err == nil {
+				_, d := kept.X.Dims()
+				if _, dd := tab.X.Dims(); dd > d {
+					t.Fatalf("-cols %q -drop %q keeps %d columns, -cols alone %d", cols, drop, dd, d)
+				}
+			}
+		}
+	})
+}

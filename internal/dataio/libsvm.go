@@ -2,7 +2,6 @@ package dataio
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -44,18 +43,36 @@ var maxCells = 1 << 28
 
 // readLIBSVMData is ReadLIBSVM for the file name, which its errors give.
 func readLIBSVMData(r io.Reader, name string, features int) (*mat.Dense, []float64, error) {
+	rows, labels, d, err := readLIBSVMRows(r, name, features)
+	if err != nil {
+		return nil, nil, err
+	}
+	x := mat.NewDense(len(rows), d, nil)
+	for i, row := range rows {
+		for _, e := range row {
+			x.Set(i, e.j, e.v)
+		}
+	}
+	return x, labels, nil
+}
+
+// libsvmEntry is a feature (0-based) and its value.
+type libsvmEntry struct {
+	j int
+	v float64
+}
+
+// readLIBSVMRows reads LIBSVM data as sparse rows; d is the number of
+// features (features, or the largest index).
+func readLIBSVMRows(r io.Reader, name string, features int) ([][]libsvmEntry, []float64, int, error) {
 	if features < 0 {
-		return nil, nil, fmt.Errorf("ngca: LIBSVM features = %d, want 0 (as in the data) or more", features)
+		return nil, nil, 0, fmt.Errorf("ngca: LIBSVM features = %d, want 0 (as in the data) or more", features)
 	}
 	if features > maxCells {
-		return nil, nil, fmt.Errorf("ngca: LIBSVM features = %d exceeds the %d values a data matrix may hold", features, maxCells)
-	}
-	type entry struct {
-		j int
-		v float64
+		return nil, nil, 0, fmt.Errorf("ngca: LIBSVM features = %d exceeds the %d values a data matrix may hold", features, maxCells)
 	}
 	var (
-		rows   [][]entry
+		rows   [][]libsvmEntry
 		labels []float64
 		seen   = make(map[int]bool)
 	)
@@ -64,7 +81,7 @@ func readLIBSVMData(r io.Reader, name string, features int) (*mat.Dense, []float
 	for line := 1; ; line++ {
 		text, rerr := br.ReadString('\n')
 		if rerr != nil && rerr != io.EOF {
-			return nil, nil, fmt.Errorf("ngca: reading LIBSVM data, line %d: %w", line, rerr)
+			return nil, nil, 0, fmt.Errorf("ngca: reading LIBSVM data, line %d: %w", line, rerr)
 		}
 		if rerr == io.EOF && text == "" {
 			break
@@ -79,37 +96,37 @@ func readLIBSVMData(r io.Reader, name string, features int) (*mat.Dense, []float
 		if len(fields) > 0 {
 			label, err := strconv.ParseFloat(fields[0], 64)
 			if err != nil || math.IsNaN(label) || math.IsInf(label, 0) {
-				return nil, nil, bad(cols[0], "label %q is not a finite number", fields[0])
+				return nil, nil, 0, bad(cols[0], "label %q is not a finite number", fields[0])
 			}
-			row := make([]entry, 0, len(fields)-1)
+			row := make([]libsvmEntry, 0, len(fields)-1)
 			clear(seen)
 			for k, f := range fields[1:] {
 				col := cols[k+1]
 				is, vs, ok := strings.Cut(f, ":")
 				if !ok {
-					return nil, nil, bad(col, "%q is not index:value", f)
+					return nil, nil, 0, bad(col, "%q is not index:value", f)
 				}
 				j, err := strconv.Atoi(is)
 				switch {
 				case err != nil || j < 1:
-					return nil, nil, bad(col, "feature index %q is not an integer ≥ 1", is)
+					return nil, nil, 0, bad(col, "feature index %q is not an integer ≥ 1", is)
 				case features > 0 && j > features:
-					return nil, nil, bad(col, "feature index %d exceeds %d features", j, features)
+					return nil, nil, 0, bad(col, "feature index %d exceeds %d features", j, features)
 				case j > maxCells/(len(rows)+1):
-					return nil, nil, bad(col, "feature index %d makes the data too large: %d rows of %d features exceed the %d values a data matrix may hold", j, len(rows)+1, j, maxCells)
+					return nil, nil, 0, bad(col, "feature index %d makes the data too large: %d rows of %d features exceed the %d values a data matrix may hold", j, len(rows)+1, j, maxCells)
 				case seen[j]:
-					return nil, nil, bad(col, "feature index %d repeated", j)
+					return nil, nil, 0, bad(col, "feature index %d repeated", j)
 				}
 				seen[j] = true
 				v, err := strconv.ParseFloat(vs, 64)
 				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, nil, bad(col+len(is)+1, "value %q is not a finite number", vs)
+					return nil, nil, 0, bad(col+len(is)+1, "value %q is not a finite number", vs)
 				}
-				row = append(row, entry{j - 1, v})
+				row = append(row, libsvmEntry{j - 1, v})
 				d = max(d, j)
 			}
 			if d > maxCells/(len(rows)+1) {
-				return nil, nil, bad(cols[0], "the data are too large: %d rows of %d features exceed the %d values a data matrix may hold", len(rows)+1, d, maxCells)
+				return nil, nil, 0, bad(cols[0], "the data are too large: %d rows of %d features exceed the %d values a data matrix may hold", len(rows)+1, d, maxCells)
 			}
 			rows = append(rows, row)
 			labels = append(labels, label)
@@ -120,17 +137,11 @@ func readLIBSVMData(r io.Reader, name string, features int) (*mat.Dense, []float
 	}
 	switch {
 	case len(rows) == 0:
-		return nil, nil, &Error{File: name, Msg: "no LIBSVM data (only blank lines and comments)", empty: true}
+		return nil, nil, 0, &Error{File: name, Msg: "no LIBSVM data (only blank lines and comments)", empty: true}
 	case d == 0:
-		return nil, nil, &Error{File: name, Msg: "no LIBSVM features: every line holds only a label"}
+		return nil, nil, 0, &Error{File: name, Msg: "no LIBSVM features: every line holds only a label"}
 	}
-	x := mat.NewDense(len(rows), d, nil)
-	for i, row := range rows {
-		for _, e := range row {
-			x.Set(i, e.j, e.v)
-		}
-	}
-	return x, labels, nil
+	return rows, labels, d, nil
 }
 
 // splitFields splits s at runs of spaces and tabs (and drops a trailing
@@ -193,25 +204,4 @@ func WriteLIBSVM(w io.Writer, x mat.Matrix, labels []float64) error {
 		}
 	}
 	return bw.Flush()
-}
-
-// readLIBSVM reads a LIBSVM file into a Table; its errors name the file.
-func readLIBSVM(data []byte, name string, opt Options) (*Table, error) {
-	if opt.LabelCol != "" {
-		return nil, &Error{File: name, Msg: "a label column cannot be chosen in a LIBSVM file: its labels are the first field of every line"}
-	}
-	// opt.LabelIfPresent does not apply: the labels are in the file.
-	x, labels, err := readLIBSVMData(bytes.NewReader(data), name, opt.Features)
-	if err != nil {
-		return nil, err
-	}
-	_, d := x.Dims()
-	t := &Table{X: x, Format: LIBSVM, Labels: make([]string, len(labels)), Fields: make([]int, d)}
-	for j := range t.Fields {
-		t.Fields[j] = j + 1
-	}
-	for i, l := range labels {
-		t.Labels[i] = strconv.FormatFloat(l, 'g', -1, 64)
-	}
-	return t, nil
 }

@@ -1,0 +1,535 @@
+package dataio
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Missing says what Read and Scanner do with a missing value in a CSV or
+// TSV file: an empty cell or one of the spellings IsMissing accepts, in a
+// selected data column or the label column.
+type Missing int
+
+const (
+	// MissingError makes a missing value an error giving its line and column.
+	MissingError Missing = iota
+	// MissingDrop leaves out every row with a missing value (Scanner.Dropped
+	// and Table.Dropped count them).
+	MissingDrop
+)
+
+// IsMissing reports whether the cell c is a missing value: empty (or only
+// spaces), or NA, N/A, NaN, null or ? in any case.
+func IsMissing(c string) bool {
+	s := strings.TrimSpace(c)
+	switch strings.ToLower(s) {
+	case "", "na", "n/a", "nan", "null", "?":
+		return true
+	}
+	return false
+}
+
+// peekSize is how much of the input Scanner looks at to detect the format.
+const peekSize = 1 << 16
+
+// Scanner reads a data file row by row: CSV and TSV files are read as
+// they come, so that memory does not grow with the number of rows; a
+// LIBSVM file, whose width is known only at its end, is read whole first.
+// Its options, header detection and errors are those of Read.
+type Scanner struct {
+	name   string
+	layout Table // X, Labels and Dropped unset
+	opt    Options
+
+	// CSV and TSV:
+	next    func() ([]string, int, error)
+	pending []pendingRec
+	width   int
+	label   int   // 0-based label column, -1 for none
+	sel     []int // 0-based file column of every data column
+	header  []string
+	line1   int
+
+	// LIBSVM (read whole):
+	lx      [][]libsvmEntry
+	llabels []float64
+	full    []float64
+
+	row      []float64
+	lbl      string
+	line     int
+	rows     int // rows returned
+	dropped  int
+	err      error
+	finished bool
+}
+
+type pendingRec struct {
+	rec  []string
+	line int
+}
+
+// NewScanner reads the start of r (the header, for CSV and TSV; the whole
+// file, for LIBSVM) and returns a Scanner of its rows. name is used as in
+// Read.
+func NewScanner(r io.Reader, name string, opt Options) (*Scanner, error) {
+	br := bufio.NewReaderSize(r, peekSize)
+	head, err := br.Peek(peekSize)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	whole := err == io.EOF
+	if bom := []byte("\ufeff"); bytes.HasPrefix(head, bom) { // a UTF-8 byte-order mark
+		br.Discard(len(bom))
+		head = head[len(bom):]
+	}
+	if whole && len(bytes.TrimSpace(head)) == 0 {
+		return nil, &Error{File: name, Msg: "empty file (no data)", empty: true}
+	}
+	f := opt.Format
+	if f == Auto {
+		f = Detect(name, head)
+	}
+	s := &Scanner{name: name, opt: opt, label: -1}
+	switch f {
+	case CSV:
+		err = s.startDelimited(br, ',')
+	case TSV:
+		err = s.startDelimited(br, '\t')
+	case LIBSVM:
+		err = s.startLIBSVM(br)
+	default:
+		return nil, fmt.Errorf("dataio: bad format %v", f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Layout returns the table's description: Names, Fields, LabelName,
+// Format and Header; its X and Labels are nil.
+func (s *Scanner) Layout() Table {
+	t := s.layout
+	t.Names, t.Fields = slices.Clone(t.Names), slices.Clone(t.Fields)
+	return t
+}
+
+// Widen makes the rows of a LIBSVM file read without Cols or Drop d
+// features wide, if the file has fewer (its last features are absent,
+// so zero). It does nothing to other files, and must be called before
+// Scan.
+func (s *Scanner) Widen(d int) {
+	if s.layout.Format != LIBSVM || s.opt.Cols != "" || s.opt.Drop != "" || len(s.full) >= d {
+		return
+	}
+	for j := len(s.full); j < d; j++ {
+		s.sel = append(s.sel, j)
+		s.layout.Fields = append(s.layout.Fields, j+1)
+	}
+	s.full = append(s.full, make([]float64, d-len(s.full))...)
+	s.row = make([]float64, len(s.sel))
+}
+
+// HasLabels reports whether rows have labels (a label column, or LIBSVM).
+func (s *Scanner) HasLabels() bool { return s.label >= 0 || s.layout.Format == LIBSVM }
+
+// Row returns the data of the current row. The slice is reused by Scan.
+func (s *Scanner) Row() []float64 { return s.row }
+
+// Label returns the label of the current row ("" without labels).
+func (s *Scanner) Label() string { return s.lbl }
+
+// Line returns the 1-based line of the current row (0 for LIBSVM).
+func (s *Scanner) Line() int { return s.line }
+
+// Rows returns the number of rows returned so far.
+func (s *Scanner) Rows() int { return s.rows }
+
+// Dropped returns the number of rows left out so far for a missing value.
+func (s *Scanner) Dropped() int { return s.dropped }
+
+// Err returns the error that ended Scan, nil at the end of the data. A
+// file whose rows were all left out, or that has only a header, is an
+// error.
+func (s *Scanner) Err() error { return s.err }
+
+// Scan advances to the next row and reports whether there is one.
+func (s *Scanner) Scan() bool {
+	if s.err != nil || s.finished {
+		return false
+	}
+	if s.layout.Format == LIBSVM {
+		if s.rows == len(s.lx) {
+			s.finished = true
+			return false
+		}
+		s.lbl = strconv.FormatFloat(s.llabels[s.rows], 'g', -1, 64)
+		clear(s.full)
+		for _, e := range s.lx[s.rows] {
+			s.full[e.j] = e.v
+		}
+		for k, j := range s.sel {
+			s.row[k] = s.full[j]
+		}
+		s.lx[s.rows] = nil
+		s.rows++
+		return true
+	}
+	for {
+		var rec []string
+		var line int
+		var err error
+		if len(s.pending) > 0 {
+			rec, line = s.pending[0].rec, s.pending[0].line
+			s.pending = s.pending[1:]
+		} else {
+			rec, line, err = s.next()
+		}
+		if err == io.EOF {
+			s.finished = true
+			switch {
+			case s.rows == 0 && s.dropped > 0:
+				s.err = &Error{File: s.name, Msg: fmt.Sprintf("every one of the %s has a missing value (in a selected column or the label); -missing drop left none", plural(s.dropped, "row"))}
+			case s.rows == 0:
+				s.err = &Error{File: s.name, Line: s.line1, Msg: "no data rows, only a header", empty: true}
+			}
+			return false
+		}
+		if err != nil {
+			s.err = err
+			return false
+		}
+		complete, err := s.parse(rec, line)
+		if err != nil {
+			s.err = err
+			return false
+		}
+		if complete {
+			s.line = line
+			s.rows++
+			return true
+		}
+		s.dropped++
+	}
+}
+
+// startDelimited reads the first rows of a CSV (comma ',') or TSV (comma
+// '\t') file: the header, the label column and the selected columns.
+func (s *Scanner) startDelimited(r io.Reader, comma rune) error {
+	name, opt := s.name, s.opt
+	s.layout.Format = CSV
+	if comma == '\t' {
+		s.layout.Format = TSV
+	}
+	cr := csv.NewReader(r)
+	cr.Comma = comma
+	cr.FieldsPerRecord = -1       // raggedness is checked below, with a better message
+	cr.LazyQuotes = comma == '\t' // TSV files rarely quote, and then loosely
+	cr.TrimLeadingSpace = comma == ','
+	cr.Comment = '#'
+	cr.ReuseRecord = true
+	s.next = func() (rec []string, line int, err error) {
+		rec, err = cr.Read()
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, 0, &Error{File: name, Line: pe.Line, Column: pe.Column, Msg: pe.Err.Error()}
+			}
+			if err == io.EOF {
+				return nil, 0, err
+			}
+			return nil, 0, fmt.Errorf("read %s: %w", name, err)
+		}
+		line, _ = cr.FieldPos(0)
+		return rec, line, nil
+	}
+
+	first, line1, err := s.next()
+	if err == io.EOF {
+		return &Error{File: name, Msg: "empty file (no data)", empty: true}
+	}
+	if err != nil {
+		return err
+	}
+	first = slices.Clone(first)
+	second, line2, err := s.next()
+	if err != nil && err != io.EOF {
+		return err
+	}
+	hasSecond := err == nil
+	second = slices.Clone(second)
+	s.width, s.line1 = len(first), line1
+
+	label, header, err := labelColumn(name, first, line1, opt)
+	if err != nil {
+		return err
+	}
+	s.label = label
+	var cols, drop []selItem
+	if opt.Cols != "" {
+		if cols, err = parseList("-cols", opt.Cols); err != nil {
+			return err
+		}
+	}
+	if opt.Drop != "" {
+		if drop, err = parseList("-drop", opt.Drop); err != nil {
+			return err
+		}
+	}
+	if hasNames(cols) || hasNames(drop) {
+		if header == HeaderNo {
+			return &SelectError{File: name, Option: "-cols/-drop", Msg: fmt.Sprintf("a column is given by name, but %s is read without a header", name)}
+		}
+		header = HeaderYes
+	}
+	if header == HeaderAuto {
+		skip := func(j int) bool { return j == label }
+		if opt.Cols != "" || opt.Drop != "" {
+			// Only numbers: the selection is known without the header.
+			sel, err := selection(name, s.width, label, nil, opt, "column")
+			if err != nil {
+				return err
+			}
+			skip = func(j int) bool { return !slices.Contains(sel, j) }
+		}
+		text1, num1 := classify(first, skip)
+		text2, _ := classify(second, skip) // 0 without a second row
+		if text1 > 0 && (text2 == 0 || num1 == 0 && text1 > text2) {
+			header = HeaderYes
+		}
+	}
+	s.layout.Header = header == HeaderYes
+	if s.layout.Header {
+		s.header = make([]string, len(first))
+		for j, c := range first {
+			s.header[j] = strings.TrimSpace(c)
+		}
+		if label >= 0 {
+			s.layout.LabelName = s.header[label]
+		}
+	}
+	if s.sel, err = selection(name, s.width, label, s.header, opt, "column"); err != nil {
+		return err
+	}
+	if len(s.sel) == 0 {
+		return &Error{File: name, Line: line1, Msg: "no data columns, only the label column"}
+	}
+	for _, j := range s.sel {
+		s.layout.Fields = append(s.layout.Fields, j+1)
+		if s.header != nil {
+			s.layout.Names = append(s.layout.Names, s.header[j])
+		}
+	}
+	s.row = make([]float64, len(s.sel))
+	if !s.layout.Header {
+		s.pending = append(s.pending, pendingRec{first, line1})
+	}
+	if hasSecond {
+		s.pending = append(s.pending, pendingRec{second, line2})
+	}
+	return nil
+}
+
+// parse reads the selected cells and the label of rec into s.row and
+// s.lbl. It reports false for a row left out for a missing value.
+func (s *Scanner) parse(rec []string, line int) (bool, error) {
+	if len(rec) != s.width {
+		return false, &Error{File: s.name, Line: line, Msg: fmt.Sprintf("%s, want %d (as on line %d)", plural(len(rec), "field"), s.width, s.line1)}
+	}
+	complete := true
+	missing := func(j int, c string) error {
+		if s.opt.Missing == MissingDrop {
+			complete = false
+			return nil
+		}
+		what := "empty cell"
+		if c = strings.TrimSpace(c); c != "" {
+			what = strconv.Quote(c)
+		}
+		return s.cellError(j, line, fmt.Sprintf("missing value (%s) in data row %d; -missing drop leaves out the rows with missing values", what, s.rows+s.dropped+1))
+	}
+	if s.label >= 0 {
+		s.lbl = strings.TrimSpace(rec[s.label])
+		if IsMissing(s.lbl) {
+			if err := missing(s.label, s.lbl); err != nil {
+				return false, err
+			}
+		}
+	}
+	for k, j := range s.sel {
+		c := rec[j]
+		if IsMissing(c) {
+			if err := missing(j, c); err != nil {
+				return false, err
+			}
+			continue
+		}
+		v, msg := parseCell(c)
+		if msg != "" {
+			switch {
+			case s.width == 1:
+				msg += oneColumnHint(c, comma(s.layout.Format))
+			case s.rows+s.dropped == 0 && strings.HasSuffix(msg, "is not a number"):
+				ref := strconv.Itoa(j + 1)
+				if s.header != nil && s.header[j] != "" {
+					ref = s.header[j]
+					if strings.ContainsAny(ref, " ,\"'") {
+						ref = strconv.Quote(ref)
+					}
+				}
+				msg += fmt.Sprintf(" (if the column is not data, leave it out with -drop %s, or name it with -label-col %s if it holds labels)", ref, ref)
+			}
+			return false, s.cellError(j, line, msg)
+		}
+		s.row[k] = v
+	}
+	return complete, nil
+}
+
+func (s *Scanner) cellError(j, line int, msg string) error {
+	e := &Error{File: s.name, Line: line, Field: j + 1, Msg: msg}
+	if s.header != nil {
+		e.FieldName = s.header[j]
+	}
+	return e
+}
+
+func comma(f Format) rune {
+	if f == TSV {
+		return '\t'
+	}
+	return ','
+}
+
+// startLIBSVM reads a LIBSVM file whole; its errors name the file.
+func (s *Scanner) startLIBSVM(r io.Reader) error {
+	s.layout.Format = LIBSVM
+	opt := s.opt
+	if opt.LabelCol != "" {
+		return &Error{File: s.name, Msg: "a label column cannot be chosen in a LIBSVM file: its labels are the first field of every line"}
+	}
+	// opt.LabelIfPresent and opt.Names do not apply: the labels are in
+	// the file, which has no header.
+	for _, l := range [][2]string{{"-cols", opt.Cols}, {"-drop", opt.Drop}} {
+		option, list := l[0], l[1]
+		if list == "" {
+			continue
+		}
+		items, err := parseList(option, list)
+		if err != nil {
+			return err
+		}
+		if hasNames(items) {
+			return &SelectError{File: s.name, Option: option, Msg: fmt.Sprintf("%s is a LIBSVM file, which has no header: give feature numbers", s.name)}
+		}
+	}
+	rows, labels, d, err := readLIBSVMRows(r, s.name, opt.Features)
+	if err != nil {
+		return err
+	}
+	s.lx, s.llabels, s.full = rows, labels, make([]float64, d)
+	if s.sel, err = selection(s.name, d, -1, nil, opt, "feature"); err != nil {
+		return err
+	}
+	for _, j := range s.sel {
+		s.layout.Fields = append(s.layout.Fields, j+1)
+	}
+	s.row = make([]float64, len(s.sel))
+	return nil
+}
+
+// classify counts the cells of rec outside the columns skipped that hold
+// text (not a number) and those that hold numbers; empty cells and missing
+// values count as neither.
+func classify(rec []string, skip func(int) bool) (text, num int) {
+	for j, c := range rec {
+		s := strings.TrimSpace(c)
+		if skip(j) || IsMissing(s) {
+			continue
+		}
+		if _, err := strconv.ParseFloat(s, 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+			text++
+		} else {
+			num++
+		}
+	}
+	return text, num
+}
+
+// parseCell parses a data cell that is not missing. It returns a message
+// saying what is wrong if the cell is not a finite number.
+func parseCell(c string) (float64, string) {
+	s := strings.TrimSpace(c)
+	v, err := strconv.ParseFloat(s, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Sprintf("%q is too large for a float64", s)
+	case err != nil:
+		return 0, fmt.Sprintf("%q is not a number", s)
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return 0, fmt.Sprintf("%q is not a finite number (Inf is not allowed)", s)
+	}
+	return v, ""
+}
+
+// labelColumn returns the 0-based index of the label column named by
+// opt.LabelCol in a file whose first row is first (-1 for none), and the
+// header mode, which a label column given by name sets to HeaderYes.
+func labelColumn(name string, first []string, line1 int, opt Options) (int, Header, error) {
+	header := opt.Header
+	if opt.LabelCol == "" {
+		if opt.LabelIfPresent != "" && header != HeaderNo {
+			for j, c := range first {
+				if strings.TrimSpace(c) == opt.LabelIfPresent {
+					return j, HeaderYes, nil
+				}
+			}
+		}
+		return -1, header, nil
+	}
+	if k, err := strconv.Atoi(opt.LabelCol); err == nil {
+		if k < 1 || k > len(first) {
+			return 0, header, &Error{File: name, Line: line1, Msg: fmt.Sprintf("label column %d is out of range: the file has %s", k, plural(len(first), "column"))}
+		}
+		return k - 1, header, nil
+	}
+	if header == HeaderNo {
+		return 0, header, &Error{File: name, Msg: fmt.Sprintf("label column %q is a name, but the file is read without a header", opt.LabelCol)}
+	}
+	for j, c := range first {
+		if strings.TrimSpace(c) == opt.LabelCol {
+			return j, HeaderYes, nil
+		}
+	}
+	quoted := make([]string, len(first))
+	for j, c := range first {
+		quoted[j] = strconv.Quote(strings.TrimSpace(c))
+	}
+	return 0, header, &Error{File: name, Line: line1, Msg: fmt.Sprintf("no column named %q in the header (%s)", opt.LabelCol, strings.Join(quoted, ", "))}
+}
+
+// oneColumnHint suggests a reason why a file read as one column holds c.
+func oneColumnHint(c string, comma rune) string {
+	for _, sep := range []string{";", "\t", ",", "|", " "} {
+		if strings.Contains(strings.TrimSpace(c), sep) && sep != string(comma) {
+			return fmt.Sprintf(" (the file has one column: are its fields separated by %q? Fields are separated by commas in CSV and tabs in TSV; see -format)", sep)
+		}
+	}
+	return ""
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
