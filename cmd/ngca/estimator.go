@@ -268,10 +268,31 @@ func (a *fitArgs) fitTable(ctx context.Context, e *env, m methods.Method, t *dat
 	if err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", m.Label, name, inFileTerms(err, t))
 	}
+	if note := dependentNote(res, t, name); note != "" {
+		fmt.Fprintln(e.stderr, note)
+	}
 	if note := nullNote(res, t, name); note != "" {
 		fmt.Fprintln(e.stderr, note)
 	}
 	return res, nil
+}
+
+// dependentNote names the data columns that the fit left out as linear
+// combinations of earlier columns (Result.Dependent); "" if none.
+func dependentNote(res *ngca.Result, t *dataio.Table, name string) string {
+	if len(res.Dependent) == 0 {
+		return ""
+	}
+	var cols []string
+	for _, j := range res.Dependent {
+		cols = append(cols, strings.TrimSuffix(dataColumnName(t, name, j), " of "+name))
+	}
+	verb := "is a linear combination"
+	if len(cols) > 1 {
+		verb = "are linear combinations"
+	}
+	return fmt.Sprintf("note: %s of %s %s of the columns before it (a one-hot group, a total, a copy): "+
+		"the fit left it out and its rows of the basis are zero (-drop it to fit without it)", joinAnd(cols), name, verb)
 }
 
 // nullNote says which data columns a robust fit set to zero when it
