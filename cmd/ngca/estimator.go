@@ -287,12 +287,12 @@ func dependentNote(res *ngca.Result, t *dataio.Table, name string) string {
 	for _, j := range res.Dependent {
 		cols = append(cols, strings.TrimSuffix(dataColumnName(t, name, j), " of "+name))
 	}
-	verb := "is a linear combination"
+	verb, it, rows := "is a linear combination", "it", "its row of the basis is"
 	if len(cols) > 1 {
-		verb = "are linear combinations"
+		verb, it, rows = "are linear combinations", "them", "their rows of the basis are"
 	}
 	return fmt.Sprintf("note: %s of %s %s of the columns before it (a one-hot group, a total, a copy): "+
-		"the fit left it out and its rows of the basis are zero (-drop it to fit without it)", joinAnd(cols), name, verb)
+		"the fit left %s out and %s zero (-drop %s to fit without %[4]s)", joinAnd(cols), name, verb, it, rows, it)
 }
 
 // nullNote says which data columns a robust fit set to zero when it
