@@ -88,9 +88,16 @@ func writeCheck(w io.Writer, m methods.Method, rep *ngca.CheckReport, auto bool)
 // auto, which has tested M already.
 func checkAdvice(m methods.Method, rep *ngca.CheckReport, auto bool) string {
 	var tips []string
-	disagrees := len(rep.Agreements) > 0
+	// The fit disagrees when no reference agrees and one at least was
+	// stable enough to vouch for it: a reference too unstable to compare
+	// with is no reason to switch to its method.
+	disagrees := false
 	for _, a := range rep.Agreements {
-		disagrees = disagrees && !a.Agrees
+		if a.Agrees {
+			disagrees = false
+			break
+		}
+		disagrees = disagrees || (a.Err == "" && a.Spread <= a.SpreadLimit)
 	}
 	switch {
 	case disagrees && (m.Key == "wflsngca" || m.Key == "lsngca"):

@@ -189,9 +189,16 @@ func (a *fitArgs) autoDim(ctx context.Context, e *env, t *dataio.Table, name str
 	if err != nil {
 		return err
 	}
+	// The evidence: the first two tests and the last three (the
+	// decision), "ngca dim" prints them all.
 	var ev []string
-	for _, t := range rep.Tests {
-		ev = append(ev, fmt.Sprintf("k=%d p=%.3f %s", t.K, t.PValue, decision(t)))
+	for i, t := range rep.Tests {
+		if i == 2 && len(rep.Tests) > 5 {
+			ev = append(ev, fmt.Sprintf("… (%d more; ngca dim lists them)", len(rep.Tests)-5))
+		}
+		if i < 2 || i >= len(rep.Tests)-3 {
+			ev = append(ev, fmt.Sprintf("k=%d p=%.3f %s", t.K, t.PValue, decision(t)))
+		}
 	}
 	evidence := fmt.Sprintf("bootstrap tests on %s's spectrum, α = %g, B = %d: %s", rep.Method, rep.Alpha, rep.Bootstrap, strings.Join(ev, ", "))
 	if rep.Dim == 0 {

@@ -230,7 +230,11 @@ func (a *fitArgs) checkData(m methods.Method, t *dataio.Table, name string) erro
 			constant = t.X.At(i, j) == v0
 		}
 		if constant {
-			return fmt.Errorf("%s is constant (every value is %v): it carries no information and cannot be standardised; remove it", dataColumnName(t, name, j), v0)
+			drop := strconv.Itoa(t.Fields[j])
+			if t.Names != nil && t.Names[j] != "" {
+				drop = t.Names[j]
+			}
+			return fmt.Errorf("%s is constant (every value is %v): it carries no information and cannot be standardised; -drop %s leaves it out", dataColumnName(t, name, j), v0, drop)
 		}
 	}
 	return nil

@@ -226,6 +226,9 @@ func (pd *plotData) fromFit(ctx context.Context, e *env, a *fitArgs, m methods.M
 	if err != nil {
 		return "", err
 	}
+	if w := separationWarning(res, a, m); w != "" && !a.modelNoted {
+		fmt.Fprintln(e.stderr, w)
+	}
 	rep, err := a.checkFit(ctx, e, m, t, name, res)
 	if err != nil && ctx.Err() != nil {
 		return "", ctx.Err()

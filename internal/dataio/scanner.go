@@ -379,20 +379,54 @@ func (s *Scanner) parse(rec []string, line int) (bool, error) {
 			case s.width == 1:
 				msg += oneColumnHint(c, comma(s.layout.Format))
 			case s.rows+s.dropped == 0 && strings.HasSuffix(msg, "is not a number"):
-				ref := strconv.Itoa(j + 1)
-				if s.header != nil && s.header[j] != "" {
-					ref = s.header[j]
-					if strings.ContainsAny(ref, " ,\"'") {
-						ref = strconv.Quote(ref)
+				// Name every text column of the first data row at once.
+				refs := []string{s.columnRef(j)}
+				var names []string
+				for _, j2 := range s.sel[k+1:] {
+					if c2 := rec[j2]; !IsMissing(c2) {
+						if _, m2 := parseCell(c2); m2 != "" {
+							refs = append(refs, s.columnRef(j2))
+							names = append(names, s.describeColumn(j2))
+						}
 					}
 				}
-				msg += fmt.Sprintf(" (if the column is not data, leave it out with -drop %s, or name it with -label-col %s if it holds labels)", ref, ref)
+				if len(refs) == 1 {
+					msg += fmt.Sprintf(" (if the column is not data, leave it out with -drop %s, or name it with -label-col %s if it holds labels)", refs[0], refs[0])
+				} else {
+					verb := "holds"
+					if len(names) > 1 {
+						verb = "hold"
+					}
+					msg += fmt.Sprintf(" (%s %s text too: if these columns are not data, leave them out with -drop %s, or name a label column with -label-col)",
+						strings.Join(names, ", "), verb, strings.Join(refs, ","))
+				}
 			}
 			return false, s.cellError(j, line, msg)
 		}
 		s.row[k] = v
 	}
 	return complete, nil
+}
+
+// columnRef names column j (0-based in the file) as -drop and -cols take
+// it: its header name (quoted if it needs to be), or its 1-based number.
+func (s *Scanner) columnRef(j int) string {
+	if s.header == nil || s.header[j] == "" {
+		return strconv.Itoa(j + 1)
+	}
+	ref := s.header[j]
+	if strings.ContainsAny(ref, " ,\"'") {
+		return strconv.Quote(ref)
+	}
+	return ref
+}
+
+// describeColumn names column j for a message: `column 3 ("x3")`.
+func (s *Scanner) describeColumn(j int) string {
+	if s.header == nil || s.header[j] == "" {
+		return fmt.Sprintf("column %d", j+1)
+	}
+	return fmt.Sprintf("column %d (%q)", j+1, s.header[j])
 }
 
 func (s *Scanner) cellError(j, line int, msg string) error {

@@ -191,3 +191,13 @@ func TestSelectHugeNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestTextColumnsAtOnce: every text column of the first data row is named
+// in one error, with one -drop list.
+func TestTextColumnsAtOnce(t *testing.T) {
+	_, err := Read(strings.NewReader("id,x,lab,y\nW001,1.5,north,2\nW002,2.5,south,3\n"), "t.csv", Options{})
+	want := `t.csv:2: column 1 ("id"): "W001" is not a number (column 3 ("lab") holds text too: if these columns are not data, leave them out with -drop id,lab, or name a label column with -label-col)`
+	if err == nil || err.Error() != want {
+		t.Errorf("error\n%v\nwant\n%s", err, want)
+	}
+}

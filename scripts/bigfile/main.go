@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -37,7 +38,7 @@ func main() {
 		}
 		return
 	}
-	x, b, err := ngca.Artificial{N: *n, D: *d, Rotate: true}.Sample(rand.NewPCG(*seed, 0))
+	x, b, err := ngcatest.Artificial{N: *n, D: *d, Rotate: true}.Sample(rand.NewPCG(*seed, 0))
 	if err != nil {
 		log.Fatal(err)
 	}
