@@ -51,7 +51,7 @@ func TestBinary(t *testing.T) {
 	}{
 		{[]string{"fit", "-dim", "2", "-"}, tsv, 0, "", ""},
 		{[]string{"fit", "-dim", "2", "-format", "tsv", "-o", basis, "-"}, tsv, 0, "", ""},
-		{[]string{"transform", "-basis", basis, "-"}, tsv, 0, "c1,c2\n", ""},
+		{[]string{"transform", "-basis", basis, "-center", "data", "-"}, tsv, 0, "c1,c2\n", ""},
 		{[]string{"plot", "-", "-o", image}, tsv, 0, "", "wrote " + image + ": 400 points of stdin projected on " + methods.MustLookup(defaultMethod).Label + " (2 components); eigenvalues "},
 		{[]string{"fit", "-dim", "2", "testdata/missing.csv"}, "", 1, "", "ngca fit: open testdata/missing.csv: no such file or directory\n"},
 		{[]string{"fit", "-dim", "2", "testdata/ragged.csv"}, "", 1, "", "ngca fit: testdata/ragged.csv:5: 3 fields, want 4 (as on line 1)\n"},
