@@ -17,17 +17,14 @@ import (
 
 func main() {
 	ctx := context.Background()
-
-	// x is n×d: rows are observations, columns are variables. Here, the
-	// paper's data (a 2-D Gaussian-mixture signal among 8 correlated
-	// Gaussian noise columns, n = 2000) with the true subspace.
+	// x is n×d, rows are observations: the paper's data, a 2-D signal among
+	// 8 correlated Gaussian noise columns (n = 2000), with the true subspace.
 	x, truth, err := ngcatest.Artificial{}.Sample(rand.NewPCG(1, 2))
 	if err != nil {
 		log.Fatal(err)
 	}
 
-	// The zero value with Dim set is the recommended setting; Src seeds
-	// every random choice (nil means a fixed seed).
+	// The zero value with Dim set is the recommended setting; Src seeds it.
 	est := &ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 2)}
 	res, err := est.Fit(ctx, x)
 	if err != nil {
@@ -36,18 +33,13 @@ func main() {
 	d, m := res.Basis.Dims()
 	fmt.Printf("%s: basis %d×%d, error against the truth %.1g\n",
 		res.Method, d, m, ngca.SubspaceError(truth, res.Basis))
-	if rep, ok := res.Report.(*ngca.RobustReport); ok {
-		fmt.Println("estimate returned:", rep.Path)
-	}
 
-	// The coordinates of the rows in the subspace, (x − mean)·Basis.
 	var z mat.Dense
-	res.ProjectTo(&z, x)
+	res.ProjectTo(&z, x) // the rows' coordinates in the subspace, (x − mean)·Basis
 	rows, cols := z.Dims()
 	fmt.Printf("projected: %d×%d\n", rows, cols)
 
-	// Can the fit be trusted without the truth? Check refits the same
-	// estimator on parts of the rows and compares with other estimators.
+	// Can the fit be trusted without the truth? Refits and second opinions.
 	chk, err := ngca.Check(ctx, est, x, res, ngca.CheckOptions{Src: rand.NewPCG(1, 3)})
 	if err != nil {
 		log.Fatal(err)
