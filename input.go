@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/colscale"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -231,25 +232,10 @@ type scaling struct {
 // whose standard deviation is zero, or no larger than the rounding error of
 // its values, is reported as constant.
 func newScaling(x mat.Matrix) (scaling, error) {
-	n, d := x.Dims()
+	_, d := x.Dims()
 	s := scaling{mean: make([]float64, d), sd: make([]float64, d), exp: make([]int, d), mu: make([]float64, d), unit: make([]float64, d)}
 	for j := 0; j < d; j++ {
-		var maxAbs float64
-		for i := 0; i < n; i++ {
-			maxAbs = math.Max(maxAbs, math.Abs(x.At(i, j)))
-		}
-		_, k := math.Frexp(maxAbs)
-		var sum float64
-		for i := 0; i < n; i++ {
-			sum += math.Ldexp(x.At(i, j), -k)
-		}
-		mu := sum / float64(n)
-		var ss float64
-		for i := 0; i < n; i++ {
-			dv := math.Ldexp(x.At(i, j), -k) - mu
-			ss += dv * dv
-		}
-		sd := math.Sqrt(ss / float64(n-1))
+		k, mu, sd, maxAbs := colscale.Stats(x, j)
 		if !(sd > 16*eps*math.Ldexp(maxAbs, -k)) {
 			return s, fmt.Errorf("%w: column index %d (0-based) has standard deviation %.3g", ErrConstant, j, math.Ldexp(sd, k))
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/ngca-go/ngca/internal/colscale"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -162,22 +163,7 @@ func (a Artificial) Sample(src rand.Source) (x, truth *mat.Dense, err error) {
 func standardise(x *mat.Dense) {
 	n, d := x.Dims()
 	for j := 0; j < d; j++ {
-		var maxAbs float64
-		for i := 0; i < n; i++ {
-			maxAbs = math.Max(maxAbs, math.Abs(x.At(i, j)))
-		}
-		_, k := math.Frexp(maxAbs)
-		var sum float64
-		for i := 0; i < n; i++ {
-			sum += math.Ldexp(x.At(i, j), -k)
-		}
-		mu := sum / float64(n)
-		var ss float64
-		for i := 0; i < n; i++ {
-			dv := math.Ldexp(x.At(i, j), -k) - mu
-			ss += dv * dv
-		}
-		sd := math.Sqrt(ss / float64(n-1))
+		k, mu, sd, _ := colscale.Stats(x, j)
 		for i := 0; i < n; i++ {
 			x.Set(i, j, (math.Ldexp(x.At(i, j), -k)-mu)/sd)
 		}
