@@ -158,8 +158,8 @@ func (a Artificial) Sample(src rand.Source) (x, truth *mat.Dense, err error) {
 
 // standardise replaces every column of x by (x − mean)/sd, with the
 // sample standard deviation (n − 1), computed in units of the power of two
-// of the column's largest magnitude, the same arithmetic as the ngca
-// estimators' own standardisation.
+// of the column's largest magnitude (internal/colscale), the same
+// arithmetic as the ngca estimators' own standardisation.
 func standardise(x *mat.Dense) {
 	n, d := x.Dims()
 	for j := 0; j < d; j++ {
