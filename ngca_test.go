@@ -417,8 +417,12 @@ func TestResultContract(t *testing.T) {
 					t.Errorf("MIPPReport %+v", r)
 				}
 			case *ngca.RobustReport:
-				if r.Path == ngca.RobustEquivariant && res.Eigenvalues == nil {
-					return
+				want := r.AxesEigenvalues
+				if r.Path == ngca.RobustEquivariant {
+					want = r.StartEigenvalues
+				}
+				if !reflect.DeepEqual(res.Eigenvalues, want) {
+					t.Errorf("robust variant on path %v: eigenvalues %v, want %v", r.Path, res.Eigenvalues, want)
 				}
 			default:
 				t.Fatalf("Report is %T", res.Report)

@@ -37,15 +37,15 @@ type Result struct {
 	// coordinates in which that matrix was formed: (1/n)Σv(xᵢ)v(xᵢ)ᵀ on
 	// standardised data for WF-LSNGCA and the robust variant's axes
 	// estimate, (1/n)Σu(yᵢ)u(yᵢ)ᵀ on whitened data for LSNGCA, (1/k)Σββᵀ
-	// over the k kept vectors (whitened) for MIPP, ĜĜᵀ of the last pass
+	// over the k kept vectors (whitened) for MIPP and for the robust
+	// variant's equivariant estimate (that of its MIPP start: the refined
+	// frame is not the eigenvectors of a matrix, and the start's spectrum
+	// ranks the directions it was refined from), ĜĜᵀ of the last pass
 	// (whitened) for IMAK, and for SNGCA the matrix its Projection names,
 	// in the metric of the covariance. A clear gap after the Dim-th value
-	// suggests Dim is right; Separation measures it.
-	//
-	// Eigenvalues is nil only when RobustWFLSNGCA returns its equivariant
-	// estimate: that basis is a refined frame, not the eigenvectors of a
-	// matrix. RobustReport.AxesEigenvalues then holds the axes estimate's
-	// spectrum, if the axes estimate ran.
+	// suggests Dim is right; Separation measures it. Every estimator sets
+	// Eigenvalues (a Result read from JSON written before this field was
+	// always set may lack it).
 	Eigenvalues []float64
 
 	// Mean holds the column means of the training data; ProjectTo

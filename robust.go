@@ -63,7 +63,9 @@ const (
 //     row, where a narrow kernel is a spike that the training objective
 //     inflates and cross-validation cannot see. Dimension: the kernels use
 //     only the Dim+2 coordinates whose kernel part is most significant in
-//     a first stage-1 fit (each coordinate keeps its own model), and every
+//     two screens (a stage-1 fit with kernels on all coordinates, and one
+//     per coordinate with a kernel on that coordinate alone; each
+//     coordinate keeps its own model), and every
 //     coordinate of v whose kernel part does not beat the model without it
 //     by NullZ standard errors of the per-row held-out loss difference is
 //     set to zero; at least Dim coordinates are kept. On data whose index
@@ -168,8 +170,17 @@ type RobustReport struct {
 	// only, say, every function of which is linear), Distance is +Inf and
 	// the equivariant estimate is returned.
 	Refined bool
-	// KernelCoords are the axes estimate's kernel coordinates (0-based).
+	// KernelCoords are the axes estimate's kernel coordinates (0-based):
+	// the Dim + 2 columns with the most negative min(SelectZ, MarginalZ).
 	KernelCoords []int
+	// SelectZ and MarginalZ say why: for every column, the paired z-score
+	// of the per-row held-out loss of its score model with a kernel part
+	// against the model without it (the Gaussian score of the sample
+	// covariance), the kernels on all columns (SelectZ: the column's score
+	// depends on the others) or on the column alone (MarginalZ: its
+	// marginal is not Gaussian). Negative: the kernel part helps. A
+	// column left out of the fit (Result.Dependent) has NaN.
+	SelectZ, MarginalZ []float64
 	// NullCoords are the coordinates whose v the null test set to zero.
 	NullCoords []int
 	// Axes and Equivariant are the two candidate bases in the caller's
@@ -178,6 +189,11 @@ type RobustReport struct {
 	// AxesEigenvalues are the d eigenvalues of the axes estimate's
 	// (1/n)Σv(xᵢ)v(xᵢ)ᵀ, in descending order (nil if it did not run).
 	AxesEigenvalues []float64
+	// StartEigenvalues are the d eigenvalues of the equivariant estimate's
+	// MIPP start's (1/k)Σββᵀ (whitened), in descending order (nil if it did
+	// not run): Result.Eigenvalues when the equivariant estimate is
+	// returned.
+	StartEigenvalues []float64
 	// NumCenters and Folds are the number of kernel centers and of
 	// cross-validation folds the fit used.
 	NumCenters, Folds int
@@ -278,6 +294,7 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 	if res.Basis, err = mapBack(basis, pr.scale.unscale); err != nil {
 		return nil, err
 	}
+	res.Eigenvalues = rep.StartEigenvalues
 	if rep.Path == RobustAxes {
 		res.Eigenvalues = rep.AxesEigenvalues
 	}
@@ -287,6 +304,19 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 			for i, c := range cs {
 				cs[i] = kept[c]
 			}
+		}
+		for _, zs := range []*[]float64{&rep.SelectZ, &rep.MarginalZ} {
+			if *zs == nil {
+				continue
+			}
+			full := make([]float64, len(pr.scale.mean))
+			for j := range full {
+				full[j] = math.NaN()
+			}
+			for i, c := range kept {
+				full[c] = (*zs)[i]
+			}
+			*zs = full
 		}
 	}
 	res.Timings = sw.total()

@@ -2,19 +2,29 @@ package ngca
 
 import (
 	"context"
+	"math"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
 )
 
-// axesEstimate selects the kernel coordinates (the most significant kernel
-// parts of a stage-1 fit in the data's axes, on every second value of the
-// grids: ranking needs less resolution than fitting) and runs Algorithm 1's
+// axesEstimate selects the kernel coordinates and runs Algorithm 1's
 // two stages with the variant's extensions: the Gaussian score of the
 // sample covariance under stage 1's kernel part, kernels on the selected
 // coordinates, no self-pairs and the null test in both. It returns the
 // basis in standardised coordinates and fills rep's KernelCoords,
-// NullCoords, AxesEigenvalues and CV.
+// SelectZ, MarginalZ, NullCoords, AxesEigenvalues and CV.
+//
+// The selection ranks every coordinate j by two screens, each the paired
+// z-score of the per-row held-out loss of a score model with a kernel part
+// against the same model without it (the Gaussian score of the sample
+// covariance), on one partition and every second value of the grids
+// (ranking needs less resolution than fitting): the joint screen fits the
+// score of coordinate j with kernels on all coordinates (a stage-1 fit in
+// the data's axes), which sees a coordinate whose score depends on others
+// but blurs as d grows; the marginal screen with a kernel on coordinate j
+// alone, which sees a non-Gaussian marginal at any d. The Dim + 2
+// coordinates with the most negative of their two z-scores are kept.
 func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, nullZ float64, rep *RobustReport, sw *stopwatch) (*mat.Dense, error) {
 	// g_j = f_j + ℓ_j with ℓ(x) = −Σ̂⁻¹x: the stage objective's offset a
 	// (stage.go) is ℓ, and stage 2's a = ∇g_jᵀx includes it.
@@ -32,13 +42,23 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 
 	centers := pr.centersFrom(pr.z, nil)
 	z := make([]float64, pr.d)
+	part := newPartition(pr.rng, pr.n, pr.folds)
 	sel := robustStage{stage: stage{name: "select", x: pr.z, a: gauss, centers: centers, widths: everyOther(pr.widths),
-		ridges: everyOther(pr.ridges), part: newPartition(pr.rng, pr.n, pr.folds)}, zOut: z}
+		ridges: everyOther(pr.ridges), part: part}, zOut: z}
 	_, cvSel, err := fitRobustStage(ctx, sel, &pr.plan)
 	if err != nil {
 		return nil, err
 	}
-	cols := mostNegative(z, min(dim+2, pr.d))
+	zm, err := marginalScreen(ctx, pr, gauss, centers, part)
+	if err != nil {
+		return nil, err
+	}
+	rank := make([]float64, pr.d)
+	for j := range rank {
+		rank[j] = math.Min(z[j], zm[j])
+	}
+	cols := mostNegative(rank, min(dim+2, pr.d))
+	rep.SelectZ, rep.MarginalZ = z, zm
 	sw.lap("select")
 
 	// One partition for both stages: stage 2's basis is stage 1's (the
@@ -76,6 +96,28 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 		}
 	}
 	return basis, nil
+}
+
+// marginalScreen returns, for every coordinate j of pr.z, the paired
+// z-score of the held-out loss of the score model of coordinate j with a
+// kernel on coordinate j alone (and the Gaussian offset gauss) against the
+// offset alone, fitted on the partition part with the centers' coordinate
+// j, every second value of the grids and no progress of its own.
+func marginalScreen(ctx context.Context, pr *prepared, gauss, centers *mat.Dense, part partition) ([]float64, error) {
+	p := pr.plan
+	p.progress = nil
+	zm := make([]float64, pr.d)
+	for j := range zm {
+		zj := make([]float64, 1)
+		col := []int{j}
+		st := robustStage{stage: stage{name: "marginal", x: columns(pr.z, col), a: columns(gauss, col), centers: columns(centers, col),
+			widths: everyOther(pr.widths), ridges: everyOther(pr.ridges), part: part}, zOut: zj}
+		if _, _, err := fitRobustStage(ctx, st, &p); err != nil {
+			return nil, err
+		}
+		zm[j] = zj[0]
+	}
+	return zm, nil
 }
 
 // mostNegative returns the indices of the k smallest values of z, in

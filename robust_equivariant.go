@@ -43,10 +43,11 @@ func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim in
 	if err != nil {
 		return nil, err
 	}
-	b, _, _, err := mippEstimate(ctx, yw.z, dim, fams, iters, tau, &pr.plan, sw)
+	b, eig, _, err := mippEstimate(ctx, yw.z, dim, fams, iters, tau, &pr.plan, sw)
 	if err != nil {
 		return nil, fmt.Errorf("robust WF-LSNGCA: equivariant start: %w", err)
 	}
+	rep.StartEigenvalues = eig
 	start := wh.unwhiten(b)
 	sq, ok := orthonormal(start)
 	if !ok {
