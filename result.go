@@ -123,8 +123,8 @@ const WeakSeparation = 10
 // Dim directions stand out; a ratio near 1 says the Dim-th direction is as
 // weak as the ones left out, so the fit or Dim is doubtful. It returns
 // +Inf when no nonzero eigenvalue follows the Dim-th (or it is not
-// positive), and NaN when Eigenvalues is nil (the robust variant's
-// equivariant estimate) or has fewer than Dim nonzero values.
+// positive), and NaN when Eigenvalues is nil (a Result read from an
+// older file) or has fewer than Dim nonzero values.
 func (r *Result) Separation() float64 {
 	if r.Basis == nil {
 		return math.NaN()

@@ -212,7 +212,7 @@ func (pd *plotData) fromBasis(e *env, b *basisFile, t *dataio.Table, name string
 	if pd.eig == nil {
 		why := "a CSV basis; the JSON of ngca fit -json has them"
 		if b.label != "" {
-			why = "the robust variant's equivariant estimate has none"
+			why = "written by an earlier version, which gave the robust variant's equivariant estimate none"
 		}
 		fmt.Fprintf(e.stderr, "ngca plot: note: %s holds no eigenvalues (%s); drawing the scatter plot only\n", b.name, why)
 	}
