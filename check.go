@@ -181,7 +181,7 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	if err != nil {
 		return nil, err
 	}
-	n, _ := data.Dims()
+	n, d := data.Dims()
 	sw := newStopwatch()
 	halves := drawHalves(plan.rng, n, b)
 	refs := checkReferences(est, m)
@@ -229,7 +229,7 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 		}
 	}
 	plan.progress.report(total, total)
-	rep.judge(b)
+	rep.judge(b, n, d)
 	rep.Timings = sw.total()
 	return rep, nil
 }
@@ -299,11 +299,19 @@ func (r *checkRun) agreement(basis *mat.Dense, spread float64) Agreement {
 }
 
 // judge sets the verdict and its reasons from the figures.
-func (rep *CheckReport) judge(b int) {
+func (rep *CheckReport) judge(b, n, d int) {
 	var reasons []string
 	if rep.Spread > rep.SpreadLimit {
 		reasons = append(reasons, fmt.Sprintf("unstable: refits on half the rows differ from the fit by ε = %.3g (median of %d), above %g",
 			rep.Spread, b, rep.SpreadLimit))
+		if half := n / 2; half < d*d {
+			// An estimate blind to the columns' orientation needs about
+			// d² rows for a symmetric signal, whose fourth moments are the
+			// first to differ from a Gaussian's.
+			reasons = append(reasons, fmt.Sprintf("%d rows are few for %d columns: the refits on %d rows are below the about d² = %d rows "+
+				"that an estimate blind to the columns' orientation needs for a symmetric signal; more rows, fewer columns or an estimator "+
+				"that uses the columns (the robust variant, when the signal lies along them) may help", n, d, half, d*d))
+		}
 	}
 	agrees := len(rep.Agreements) == 0 // nothing to compare with: stability decides
 	var far []string

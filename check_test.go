@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -237,5 +239,31 @@ func TestCheckOtherEstimator(t *testing.T) {
 	}
 	if !reflect.DeepEqual(reports[0], reports[1]) {
 		t.Errorf("reports differ:\n%+v\n%+v", reports[0], reports[1])
+	}
+}
+
+// TestCheckFewRows: an unstable fit whose refits have fewer than d² rows
+// says in words that the rows are few for the columns.
+func TestCheckFewRows(t *testing.T) {
+	sig, err := synth.Lookup("uniform")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _, err := synth.Spec{Signal: sig, N: 400, D: 30, Mix: synth.Turn}.Sample(rand.NewPCG(3, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	est := &ngca.MIPP{Dim: 2, Src: rand.NewPCG(1, 1)}
+	res, err := est.Fit(context.Background(), x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ngca.Check(context.Background(), est, x, res, ngca.CheckOptions{Src: rand.NewPCG(2, 2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "400 rows are few for 30 columns"
+	if !rep.Doubtful || !slices.ContainsFunc(rep.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
+		t.Errorf("doubtful %v, reasons %q; want a reason starting %q", rep.Doubtful, rep.Reasons, want)
 	}
 }

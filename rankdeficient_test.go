@@ -86,10 +86,13 @@ func withZeroRow(b *mat.Dense, j int) *mat.Dense {
 // others, and to y without that column, and checks that the first fit
 // names the column in Dependent and is the second with a zero row there,
 // bit for bit; LSLDG must refuse y with ErrSingular saying want.
-func checkLeftOut(t *testing.T, name string, y *mat.Dense, dep int, want string) {
+func checkLeftOut(t *testing.T, name string, y *mat.Dense, dep int, want string, all bool) {
 	t.Helper()
 	x := withoutColumn(y, dep)
 	for _, ec := range estimators {
+		if !all && ec.name != "MIPP" {
+			continue
+		}
 		got, err := ec.new(2, 0, nil).Fit(context.Background(), y)
 		if err != nil {
 			t.Errorf("%s, %s: %v", name, ec.name, err)
@@ -118,22 +121,24 @@ func checkLeftOut(t *testing.T, name string, y *mat.Dense, dep int, want string)
 
 func TestRankDeficient(t *testing.T) {
 	if testing.Short() {
-		t.Skip("fits every estimator 12 times")
+		t.Skip("fits every estimator four times")
 	}
 	x, _ := invariantData(t) // 1000×6
+	// Every estimator on two cases, MIPP alone on the others.
 	for _, tc := range []struct {
 		name string
 		col  func(row []float64) float64
 		want string
+		all  bool
 	}{
-		{"copy of a signal column", func(r []float64) float64 { return r[0] }, "column index 6 (0-based) is a copy of column index 0"},
-		{"copy of a noise column", func(r []float64) float64 { return r[3] }, "column index 6 (0-based) is a copy of column index 3"},
-		{"negated copy", func(r []float64) float64 { return -r[1] }, "column index 6 (0-based) is a copy of column index 1"},
-		{"scaled and shifted copy", func(r []float64) float64 { return 1e3*r[4] - 7e5 }, "column index 6 (0-based) is a copy of column index 4"},
-		{"sum of two", func(r []float64) float64 { return r[0] + 2*r[4] }, "column index 6 (0-based) is a linear combination of column indices 0 and 4"},
-		{"sum of three", func(r []float64) float64 { return 0.3*r[1] - 1.7*r[2] + r[5] }, "column index 6 (0-based) is a linear combination of column indices 1, 2 and 5"},
+		{"copy of a signal column", func(r []float64) float64 { return r[0] }, "column index 6 (0-based) is a copy of column index 0", true},
+		{"copy of a noise column", func(r []float64) float64 { return r[3] }, "column index 6 (0-based) is a copy of column index 3", false},
+		{"negated copy", func(r []float64) float64 { return -r[1] }, "column index 6 (0-based) is a copy of column index 1", false},
+		{"scaled and shifted copy", func(r []float64) float64 { return 1e3*r[4] - 7e5 }, "column index 6 (0-based) is a copy of column index 4", false},
+		{"sum of two", func(r []float64) float64 { return r[0] + 2*r[4] }, "column index 6 (0-based) is a linear combination of column indices 0 and 4", false},
+		{"sum of three", func(r []float64) float64 { return 0.3*r[1] - 1.7*r[2] + r[5] }, "column index 6 (0-based) is a linear combination of column indices 1, 2 and 5", true},
 	} {
-		checkLeftOut(t, tc.name, withColumn(x, tc.col), 6, tc.want)
+		checkLeftOut(t, tc.name, withColumn(x, tc.col), 6, tc.want, tc.all)
 	}
 }
 
@@ -147,7 +152,7 @@ func TestRankDeficientInside(t *testing.T) {
 		}
 		return v
 	})
-	checkLeftOut(t, "column 2 = column 1 − column 0", y, 2, "column index 2 (0-based) is a linear combination of column indices 0 and 1")
+	checkLeftOut(t, "column 2 = column 1 − column 0", y, 2, "column index 2 (0-based) is a linear combination of column indices 0 and 1", true)
 }
 
 // TestOneHotGroups: two one-hot groups that each sum to one, and a total

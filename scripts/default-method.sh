@@ -77,6 +77,7 @@ import (
 	"time"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/ngcatest"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -112,12 +113,12 @@ func main() {
 			fail(err)
 		}
 		for _, name := range strings.Split(*art, ",") {
-			dist, err := ngca.ParseDistribution(name)
+			dist, err := ngcatest.ParseDistribution(name)
 			if err != nil {
 				fail(err)
 			}
 			k := uint64(dist)
-			x, truth, err := ngca.Artificial{Dist: dist, N: *an, D: *ad, R: *ar, Rotate: *rot}.Sample(rand.NewPCG(*seed, k))
+			x, truth, err := ngcatest.Artificial{Dist: dist, N: *an, D: *ad, R: *ar, Rotate: *rot}.Sample(rand.NewPCG(*seed, k))
 			if err != nil {
 				fail(err)
 			}

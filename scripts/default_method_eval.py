@@ -103,8 +103,8 @@ ABLATIONS = [  # (key, label, flags of the ablation helper: RobustOptions the co
     ('robust-axes', 'robust, axes path only', ['-path', 'axes']),
     ('robust-equi', 'robust, equivariant path only', ['-path', 'equivariant']),
 ]
-ROBUST_LEVEL = 0.01  # ngca.RobustLevel: the level of the test of the axes estimate
-ROBUST_MAX_DISTANCE = 4  # ngca.RobustMaxDistance: the bound on its Distance from the equivariant estimate
+ROBUST_LEVEL = 0.01  # RobustReport.Level: the level of the test of the axes estimate
+ROBUST_MAX_DISTANCE = 4  # RobustReport.MaxDistance: the bound on its Distance from the equivariant estimate
 ALL_LABELS = dict([(k, l) for k, l, _ in METHODS] + [(k, l) for k, l, _ in ABLATIONS])
 
 
@@ -478,8 +478,8 @@ def cmd_report(a):
       '"no tilt of the index space at the axes estimate" (smallest to largest over the seeds) and its Wald statistic W '
       'with its degrees of freedom (d − M)·M ("–" when only one path ran; W = ∞, p = 0 when the test\'s regression is '
       'singular); the Distance of the axes estimate from the equivariant estimate (∞ when it is orthogonal to part of '
-      'the equivariant frame); the axes estimate is returned iff p ≥ %g (ngca.RobustLevel) and Distance ≤ %g '
-      '(ngca.RobustMaxDistance); the fits whose equivariant estimate is the '
+      'the equivariant frame); the axes estimate is returned iff p ≥ %g (RobustReport.Level) and Distance ≤ %g '
+      '(RobustReport.MaxDistance); the fits whose equivariant estimate is the '
       'refined frame rather than MIPP\'s start (of those where it ran); the number of coordinates '
       'the axes estimate\'s null test left non-zero per seed (the returned basis has zero rows only on the axes path: '
       'the feature-selection table); axes-path fits with fewer non-zero coordinates than M (the basis then has '

@@ -78,6 +78,11 @@ func writeCheck(w io.Writer, m methods.Method, rep *ngca.CheckReport, auto bool)
 	if rep.RefitsFailed > 0 {
 		evidence = append(evidence, fmt.Sprintf("%d of %d refits failed", rep.RefitsFailed, len(rep.Refits)))
 	}
+	for _, r := range rep.Reasons {
+		if strings.Contains(r, " rows are few for ") {
+			evidence = append(evidence, r)
+		}
+	}
 	fmt.Fprintf(w, "check: %s: %s\n", verdict, strings.Join(evidence, "; "))
 	if rep.Doubtful {
 		fmt.Fprintf(w, "check: try %s\n", checkAdvice(m, rep, auto))
