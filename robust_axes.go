@@ -102,15 +102,18 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 // z-score of the held-out loss of the score model of coordinate j with a
 // kernel on coordinate j alone (and the Gaussian offset gauss) against the
 // offset alone, fitted on the partition part with the centers' coordinate
-// j, every second value of the grids and no progress of its own.
+// j (the first marginalCenters of them), every second value of the
+// grids and no progress of its own.
 func marginalScreen(ctx context.Context, pr *prepared, gauss, centers *mat.Dense, part partition) ([]float64, error) {
 	p := pr.plan
 	p.progress = nil
+	b, _ := centers.Dims()
+	few := centers.Slice(0, min(b, marginalCenters), 0, pr.d).(*mat.Dense)
 	zm := make([]float64, pr.d)
 	for j := range zm {
 		zj := make([]float64, 1)
 		col := []int{j}
-		st := robustStage{stage: stage{name: "marginal", x: columns(pr.z, col), a: columns(gauss, col), centers: columns(centers, col),
+		st := robustStage{stage: stage{name: "marginal", x: columns(pr.z, col), a: columns(gauss, col), centers: columns(few, col),
 			widths: everyOther(pr.widths), ridges: everyOther(pr.ridges), part: part}, zOut: zj}
 		if _, _, err := fitRobustStage(ctx, st, &p); err != nil {
 			return nil, err
@@ -119,6 +122,12 @@ func marginalScreen(ctx context.Context, pr *prepared, gauss, centers *mat.Dense
 	}
 	return zm, nil
 }
+
+// marginalCenters is the number of kernel centers of the marginal screen:
+// the first of the stage centers, which are drawn rows in random order. A
+// score of one coordinate needs few; the screen's cost is linear in d and
+// quadratic in its centers.
+const marginalCenters = 20
 
 // mostNegative returns the indices of the k smallest values of z, in
 // increasing index order (ties to the smaller index).
