@@ -123,7 +123,7 @@ func (a *analysis) markdown(command string) string {
 	a.writeHeader(&b, command)
 	a.writeReading(&b)
 	writeSummary(&b, sums)
-	writeDefault(&b, sums)
+	a.writeDefault(&b, sums)
 	a.writeGoals(&b, sums)
 	a.writeDecisions(&b)
 	a.writeChecks(&b)
@@ -215,39 +215,29 @@ func writeSummary(b *strings.Builder, sums []summary) {
 	fmt.Fprintln(b)
 }
 
-// writeDefault applies the rule for the default estimator under both
-// readings of "no worse".
-func writeDefault(b *strings.Builder, sums []summary) {
-	fmt.Fprintf(b, "## Default by rule\n\nRule: the estimator with the smallest worst ε among those whose median is no worse than MIPP's in any cell.\n\n")
-	for _, reading := range []struct {
-		sign bool
-		name string
-	}{{false, "strictly (median ≤ MIPP's median in every cell)"}, {true, "statistically (not significantly worse by the sign test in any cell)"}} {
-		winner := defaultByRule(sums, reading.sign)
-		fmt.Fprintf(b, "- **No worse read %s**: ", reading.name)
-		if winner == "" {
-			fmt.Fprintf(b, "no estimator qualifies.\n")
-		} else {
-			w := sumOf(sums, winner)
-			fmt.Fprintf(b, "**%s** (worst ε %s", label(winner), num(w.worst))
-			if reading.sign && winner != mippKey {
-				fmt.Fprint(b, w.untestable())
-			}
-			fmt.Fprintln(b, ").")
-		}
-		for _, s := range sums {
-			if off := s.offending(reading.sign); len(off) > 0 {
-				fmt.Fprintf(b, "  - %s excluded, worse in %s: %s.\n", label(s.method), plural(len(off), "cell"), firstCells(off, 3))
-			} else if s.method != winner {
-				fmt.Fprintf(b, "  - %s qualifies but its worst ε is %s", label(s.method), num(s.worst))
-				if reading.sign && s.method != mippKey {
-					fmt.Fprint(b, s.untestable())
-				}
-				fmt.Fprintln(b, ".")
-			}
-		}
+// writeDefault applies the rule for the command's default estimator
+// (defaultByRule) and lists, per estimator, what the rule reads.
+func (a *analysis) writeDefault(b *strings.Builder, sums []summary) {
+	fmt.Fprintf(b, "## Default by rule\n\nRule: among the safe estimators (the bound and collapse goals below; MIPP by definition), those whose median ε is at most %g × the best median + %g in every cell qualify, and the one with the lowest median of its cell medians wins; if none qualifies, the safe one with the fewest cells outside. The cost limit (≤ 3 × WF-LSNGCA) is checked by benchmark, not here.\n\n", nearBestFactor, nearBestSlack)
+	if !a.hasMIPP() {
+		fmt.Fprintf(b, "No MIPP fits: no estimator can be judged safe.\n\n")
+		return
 	}
-	fmt.Fprintln(b)
+	winner := a.defaultByRule(sums)
+	fmt.Fprintf(b, "| method | safe | cells far from the best | median of cell medians |\n|---|---|---|---|\n")
+	for _, s := range sums {
+		far := a.farFromBest(s.method)
+		farText := "0"
+		if len(far) > 0 {
+			farText = plural(len(far), "cell") + ": " + firstCells(far, 3)
+		}
+		name := label(s.method)
+		if s.method == winner {
+			name = "**" + name + "**"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", name, map[bool]string{true: "✓", false: "✗"}[a.safe(s)], farText, num(s.medianOfMedians))
+	}
+	fmt.Fprintf(b, "\nWinner: **%s**.\n\n", label(winner))
 }
 
 func sumOf(sums []summary, method string) summary {
@@ -285,10 +275,10 @@ func (a *analysis) writeDecisions(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "## Decisions of %s\n\n", label(robustKey))
 	fmt.Fprintf(b, "Fits that returned the axes estimate (kept / fits), and the worst ε among those on mixed or turned data (k > 0). \"Other better\" counts fits where the candidate not returned had ε smaller by more than 0.01.\n\n")
-	fmt.Fprintf(b, "| block | k = 0: axes kept | k > 0: axes kept | worst ε of kept axes, k > 0 | other better |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(b, "| block | k = 0: axes kept | k > 0: axes kept | worst ε of kept axes, k > 0 | other better | axes exact (ε ≤ %g) | exact but not returned |\n|---|---|---|---|---|---|---|\n", exactEps)
 	for _, block := range a.blocks() {
 		var kept, fits [2]int
-		top, other := math.NaN(), 0
+		top, other, exact, lost := math.NaN(), 0, 0, 0
 		for _, r := range a.rows {
 			if r.Method != robustKey || r.Block != block || r.failed() {
 				continue
@@ -307,10 +297,53 @@ func (a *analysis) writeDecisions(b *strings.Builder) {
 			if r.Epsilon > min(r.EpsilonAxes, r.EpsilonEquivar)+0.01 {
 				other++
 			}
+			if r.EpsilonAxes <= exactEps {
+				exact++
+				if r.Path != axesPath {
+					lost++
+				}
+			}
 		}
-		fmt.Fprintf(b, "| %s | %d / %d | %d / %d | %s | %d |\n", block, kept[0], fits[0], kept[1], fits[1], num(top), other)
+		fmt.Fprintf(b, "| %s | %d / %d | %d / %d | %s | %d | %d | %d |\n", block, kept[0], fits[0], kept[1], fits[1], num(top), other, exact, lost)
 	}
 	fmt.Fprintln(b)
+	a.writeLostCells(b)
+}
+
+// exactEps is the ε at or below which an estimate counts as exact.
+const exactEps = 1e-6
+
+// writeLostCells lists, per cell, the share of the robust variant's fits
+// whose axes estimate was exact but not returned, for the cells where it
+// is not zero.
+func (a *analysis) writeLostCells(b *strings.Builder) {
+	type count struct{ exact, lost int }
+	per := map[string]*count{}
+	for _, r := range a.rows {
+		if r.Method != robustKey || r.failed() || !(r.EpsilonAxes <= exactEps) {
+			continue
+		}
+		c := per[r.Cell]
+		if c == nil {
+			c = &count{}
+			per[r.Cell] = c
+		}
+		c.exact++
+		if r.Path != axesPath {
+			c.lost++
+		}
+	}
+	var lines []string
+	for _, c := range a.cells {
+		if k := per[c.Name]; k != nil && k.lost > 0 {
+			lines = append(lines, sprintf("| %s | %d / %d |", c.Name, k.lost, k.exact))
+		}
+	}
+	if len(lines) == 0 {
+		fmt.Fprintf(b, "No exact axes estimate was left unreturned.\n\n")
+		return
+	}
+	fmt.Fprintf(b, "Cells where an exact axes estimate was not returned (exact but not returned / axes exact):\n\n| cell | share |\n|---|---|\n%s\n\n", strings.Join(lines, "\n"))
 }
 
 // writeChecks writes, per block, how the robust variant's two checks of
