@@ -229,7 +229,11 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 		}
 	}
 	plan.progress.report(total, total)
-	rep.judge(b, n, d)
+	eq := false
+	if e, ok := est.(estimator); ok {
+		eq = e.equivariant()
+	}
+	rep.judge(b, n, d, eq)
 	rep.Timings = sw.total()
 	return rep, nil
 }
@@ -298,8 +302,10 @@ func (r *checkRun) agreement(basis *mat.Dense, spread float64) Agreement {
 	return a
 }
 
-// judge sets the verdict and its reasons from the figures.
-func (rep *CheckReport) judge(b, n, d int) {
+// judge sets the verdict and its reasons from the figures; equivariant
+// says whether the fit's estimator is blind to the columns' orientation,
+// for the advice when the rows are few.
+func (rep *CheckReport) judge(b, n, d int, equivariant bool) {
 	var reasons []string
 	if rep.Spread > rep.SpreadLimit {
 		reasons = append(reasons, fmt.Sprintf("unstable: refits on half the rows differ from the fit by ε = %.3g (median of %d), above %g",
@@ -308,9 +314,12 @@ func (rep *CheckReport) judge(b, n, d int) {
 			// An estimate blind to the columns' orientation needs about
 			// d² rows for a symmetric signal, whose fourth moments are the
 			// first to differ from a Gaussian's.
+			help := "more rows or fewer columns may help"
+			if equivariant {
+				help = "more rows, fewer columns or an estimator that uses the columns (the robust variant, when the signal lies along them) may help"
+			}
 			reasons = append(reasons, fmt.Sprintf("%d rows are few for %d columns: the refits on %d rows are below the about d² = %d rows "+
-				"that an estimate blind to the columns' orientation needs for a symmetric signal; more rows, fewer columns or an estimator "+
-				"that uses the columns (the robust variant, when the signal lies along them) may help", n, d, half, d*d))
+				"that an estimate blind to the columns' orientation needs for a symmetric signal; %s", n, d, half, d*d, help))
 		}
 	}
 	agrees := len(rep.Agreements) == 0 // nothing to compare with: stability decides

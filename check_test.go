@@ -263,7 +263,20 @@ func TestCheckFewRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "400 rows are few for 30 columns"
-	if !rep.Doubtful || !slices.ContainsFunc(rep.Reasons, func(r string) bool { return strings.HasPrefix(r, want) }) {
-		t.Errorf("doubtful %v, reasons %q; want a reason starting %q", rep.Doubtful, rep.Reasons, want)
+	if !rep.Doubtful || !slices.ContainsFunc(rep.Reasons, func(r string) bool { return strings.HasPrefix(r, want) && strings.Contains(r, "the robust variant") }) {
+		t.Errorf("doubtful %v, reasons %q; want a reason starting %q that advises the robust variant", rep.Doubtful, rep.Reasons, want)
+	}
+	// The robust variant's own check does not advise itself.
+	rob := &ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 1)}
+	if res, err = rob.Fit(context.Background(), x); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err = ngca.Check(context.Background(), rob, x, res, ngca.CheckOptions{Src: rand.NewPCG(2, 2)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Reasons {
+		if strings.HasPrefix(r, want) && strings.Contains(r, "robust variant") {
+			t.Errorf("the robust variant's check advises it: %q", r)
+		}
 	}
 }
