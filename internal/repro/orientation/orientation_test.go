@@ -177,7 +177,7 @@ func TestDefaultByRule(t *testing.T) {
 		t.Errorf("without IMAK: winner %q, want mipp", got)
 	}
 	md := a.markdown("test")
-	for _, want := range []string{"Winner: **IMAK**.", "| MIPP | ✓ | 1 cell: `c2` |", "| LSNGCA | ✗ | 2 cells: `c1` and `c2` |",
+	for _, want := range []string{"Winner before the cost limit: **IMAK**", "| MIPP | ✓ | 1 cell: `c2` |", "| LSNGCA | ✗ | 2 cells: `c1` and `c2` |",
 		"| a k=0 r=0 | 0.3 | 0.1 | 0.11 |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)

@@ -237,7 +237,7 @@ func (a *analysis) writeDefault(b *strings.Builder, sums []summary) {
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", name, map[bool]string{true: "✓", false: "✗"}[a.safe(s)], farText, num(s.medianOfMedians))
 	}
-	fmt.Fprintf(b, "\nWinner: **%s**.\n\n", label(winner))
+	fmt.Fprintf(b, "\nWinner before the cost limit: **%s** (docs/default-method.md applies the limit).\n\n", label(winner))
 }
 
 func sumOf(sums []summary, method string) summary {
