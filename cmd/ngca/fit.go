@@ -43,8 +43,9 @@ json.Unmarshal into an ngca.Result loads it) with the command's fields
 added. The library's: ngca_result (the format version); label (the
 estimator's name, as tables and plots print it); basis (d lists of M
 numbers); eigenvalues (all d, descending: a gap after the M-th suggests M
-is right; for the robust variant's equivariant estimate, its MIPP start's); mean (the
-column means, which transform subtracts); timings (step → seconds); report
+is right; for the robust variant's equivariant estimate, its MIPP
+start's); mean (the column means, which transform subtracts); timings
+(step → seconds); report
 ({"type": "LSReport", "MIPPReport", "RobustReport", "IMAKReport" or
 "SNGCAReport", "value": every field of that Go type by its Go name}: the
 cross-validation grids and choices (CV), MIPP's kept functions (Kept), the
