@@ -88,10 +88,10 @@ func BenchmarkSNGCA(b *testing.B) {
 	})
 }
 
-// BenchmarkScale fits WF-LSNGCA, LSNGCA and the robust variant with the
-// default settings to data (a) at r = 0 with d = 10 and n = 10⁵ or, unless
-// -short, 10⁶ rows (docs/speed.md gives the command that also measures the
-// peak memory).
+// BenchmarkScale fits WF-LSNGCA, LSNGCA, MIPP and the robust variant with
+// the default settings to data (a) at r = 0 with d = 10 and n = 10⁵ or,
+// unless -short, 10⁶ rows (docs/speed.md gives the command that also
+// measures the peak memory).
 func BenchmarkScale(b *testing.B) {
 	ns := []int{100000, 1000000}
 	if testing.Short() {
@@ -101,7 +101,8 @@ func BenchmarkScale(b *testing.B) {
 		for _, m := range []struct {
 			name string
 			est  ngca.Estimator
-		}{{"WFLSNGCA", &ngca.WFLSNGCA{Dim: 2}}, {"LSNGCA", &ngca.LSNGCA{Dim: 2}}, {"Robust", &ngca.RobustWFLSNGCA{Dim: 2}}} {
+		}{{"WFLSNGCA", &ngca.WFLSNGCA{Dim: 2}}, {"LSNGCA", &ngca.LSNGCA{Dim: 2}}, {"MIPP", &ngca.MIPP{Dim: 2}},
+			{"Robust", &ngca.RobustWFLSNGCA{Dim: 2}}} {
 			b.Run(fmt.Sprintf("%s/n=%d/d=10", m.name, n), func(b *testing.B) {
 				x := benchData(b, n, 10)
 				b.ReportAllocs()
