@@ -112,7 +112,7 @@ func main() {
 		}
 		close(ch)
 	}()
-	// Write in job order as they finish (simple: wait for all).
+	// The fits are written in job order once all are done.
 	wg.Wait()
 	for _, j := range jobs {
 		w.Write(j.rec)
@@ -152,5 +152,5 @@ func run(j *job) {
 		return g(ngca.SubspaceError(truth, b))
 	}
 	kc := fmt.Sprint(rep.KernelCoords)
-	j.rec = append(base, eps(res.Basis), eps(rep.Axes), eps(rep.Equivariant), em, rep.Path.String(), g(rep.P), g(decisionFigure(rep)), kc, "")
+	j.rec = append(base, eps(res.Basis), eps(rep.Axes), eps(rep.Equivariant), em, rep.Path.String(), g(rep.P), g(rep.Distance), kc, "")
 }
