@@ -107,8 +107,12 @@ func drawHalves(rng *rand.Rand, n, b int) [][]int {
 	return out
 }
 
-// rowsOf returns the rows idx of x as a new matrix.
+// rowsOf returns the rows idx of x as a new matrix, or x itself if idx
+// is nil.
 func rowsOf(x *mat.Dense, idx []int) *mat.Dense {
+	if idx == nil {
+		return x
+	}
 	_, d := x.Dims()
 	y := mat.NewDense(len(idx), d, nil)
 	for k, i := range idx {

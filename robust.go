@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -197,6 +198,10 @@ type RobustReport struct {
 	// NumCenters and Folds are the number of kernel centers and of
 	// cross-validation folds the fit used.
 	NumCenters, Folds int
+	// ScreenRows is the number of rows the screens (SelectZ, MarginalZ)
+	// and the MIPP start ran on: n, or 50000 rows drawn at random when
+	// n is larger. Every other stage uses all rows.
+	ScreenRows int
 	// CV reports the cross-validation of every stage that ran, in order
 	// (see Progress for their names).
 	CV []StageCV
@@ -257,9 +262,9 @@ func (w *RobustWFLSNGCA) config(s robustSettings) config {
 // equivariant estimate is returned.
 //
 // The random draws happen on the calling goroutine in a fixed order: the
-// centers, the selection partition, the stage partition, the MIPP start,
-// one partition per refinement round, then on the adaptive path the
-// test's partition.
+// centers, the screens' rows (only if n > 50000), the selection
+// partition, the stage partition, the MIPP start, one partition per
+// refinement round, then on the adaptive path the test's partition.
 func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw := newStopwatch()
 	o, errSettings := w.settings()
@@ -323,6 +328,27 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 	return res, nil
 }
 
+// robustScreenRows is the most rows the variant's screens and its MIPP
+// start use: on larger data they run on that many rows drawn at random,
+// and every stage that estimates (the axes estimate's two stages, the
+// refinements and the test) on all rows. A screen only ranks columns and
+// the start only needs to be close enough for the refinements, which
+// reach the precision of all rows from it (docs/robust.md); MIPP's cost
+// is linear in n and about a third of a fit's.
+var robustScreenRows = 50000
+
+// screenRows draws robustScreenRows of the n row indices uniformly
+// without replacement, in increasing order, or returns nil, drawing
+// nothing, if n is not larger.
+func screenRows(rng *rand.Rand, n int) []int {
+	if n <= robustScreenRows {
+		return nil
+	}
+	idx := drawRows(rng, n, robustScreenRows)
+	slices.Sort(idx)
+	return idx
+}
+
 // methodRobust is the Result.Method of RobustWFLSNGCA's fits.
 const methodRobust = "WF-LSNGCA robust"
 
@@ -344,10 +370,15 @@ func (w *RobustWFLSNGCA) with(src rand.Source, workers int) Estimator {
 // coordinates; rep receives the candidate bases (standardised) and the
 // diagnostics.
 func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robustSettings, rep *RobustReport, sw *stopwatch) (*mat.Dense, error) {
+	sub := screenRows(pr.rng, pr.n)
+	rep.ScreenRows = pr.n
+	if sub != nil {
+		rep.ScreenRows = len(sub)
+	}
 	var axes *mat.Dense
 	if o.path != RobustEquivariant {
 		var err error
-		if axes, err = axesEstimate(ctx, pr, wh, dim, o.nullZ, rep, sw); err != nil {
+		if axes, err = axesEstimate(ctx, pr, wh, dim, o.nullZ, sub, rep, sw); err != nil {
 			return nil, err
 		}
 		rep.Axes, rep.Path = axes, RobustAxes
@@ -355,7 +386,7 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 			return axes, nil
 		}
 	}
-	eq, err := equivariantEstimate(ctx, pr, wh, dim, rep, sw)
+	eq, err := equivariantEstimate(ctx, pr, wh, dim, sub, rep, sw)
 	if err != nil {
 		return nil, err
 	}

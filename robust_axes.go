@@ -24,8 +24,9 @@ import (
 // the data's axes), which sees a coordinate whose score depends on others
 // but blurs as d grows; the marginal screen with a kernel on coordinate j
 // alone, which sees a non-Gaussian marginal at any d. The Dim + 2
-// coordinates with the most negative of their two z-scores are kept.
-func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, nullZ float64, rep *RobustReport, sw *stopwatch) (*mat.Dense, error) {
+// coordinates with the most negative of their two z-scores are kept. Both
+// screens run on the rows sub of the data (all rows if sub is nil).
+func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, nullZ float64, sub []int, rep *RobustReport, sw *stopwatch) (*mat.Dense, error) {
 	// g_j = f_j + ℓ_j with ℓ(x) = −Σ̂⁻¹x: the stage objective's offset a
 	// (stage.go) is ℓ, and stage 2's a = ∇g_jᵀx includes it.
 	var prec mat.Dense
@@ -42,14 +43,16 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 
 	centers := pr.centersFrom(pr.z, nil)
 	z := make([]float64, pr.d)
-	part := newPartition(pr.rng, pr.n, pr.folds)
-	sel := robustStage{stage: stage{name: "select", x: pr.z, a: gauss, centers: centers, widths: everyOther(pr.widths),
+	sz, sg := rowsOf(pr.z, sub), rowsOf(gauss, sub)
+	sn, _ := sz.Dims()
+	part := newPartition(pr.rng, sn, pr.folds)
+	sel := robustStage{stage: stage{name: "select", x: sz, a: sg, centers: centers, widths: everyOther(pr.widths),
 		ridges: everyOther(pr.ridges), part: part}, zOut: z}
 	_, cvSel, err := fitRobustStage(ctx, sel, &pr.plan)
 	if err != nil {
 		return nil, err
 	}
-	zm, err := marginalScreen(ctx, pr, gauss, centers, part)
+	zm, err := marginalScreen(ctx, pr, sz, sg, centers, part)
 	if err != nil {
 		return nil, err
 	}
@@ -98,13 +101,13 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 	return basis, nil
 }
 
-// marginalScreen returns, for every coordinate j of pr.z, the paired
+// marginalScreen returns, for every coordinate j of z, the paired
 // z-score of the held-out loss of the score model of coordinate j with a
 // kernel on coordinate j alone (and the Gaussian offset gauss) against the
 // offset alone, fitted on the partition part with the centers' coordinate
 // j (the first marginalCenters of them), every second value of the
 // grids and no progress of its own.
-func marginalScreen(ctx context.Context, pr *prepared, gauss, centers *mat.Dense, part partition) ([]float64, error) {
+func marginalScreen(ctx context.Context, pr *prepared, z, gauss, centers *mat.Dense, part partition) ([]float64, error) {
 	p := pr.plan
 	p.progress = nil
 	b, _ := centers.Dims()
@@ -113,7 +116,7 @@ func marginalScreen(ctx context.Context, pr *prepared, gauss, centers *mat.Dense
 	for j := range zm {
 		zj := make([]float64, 1)
 		col := []int{j}
-		st := robustStage{stage: stage{name: "marginal", x: columns(pr.z, col), a: columns(gauss, col), centers: columns(few, col),
+		st := robustStage{stage: stage{name: "marginal", x: columns(z, col), a: columns(gauss, col), centers: columns(few, col),
 			widths: everyOther(pr.widths), ridges: everyOther(pr.ridges), part: part}, zOut: zj}
 		if _, _, err := fitRobustStage(ctx, st, &p); err != nil {
 			return nil, err

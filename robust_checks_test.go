@@ -51,7 +51,7 @@ func TestAxesChecks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ef, err := equivariantEstimate(context.Background(), pr, wh, dim, &RobustReport{}, newStopwatch())
+		ef, err := equivariantEstimate(context.Background(), pr, wh, dim, nil, &RobustReport{}, newStopwatch())
 		if err != nil {
 			t.Fatal(err)
 		}

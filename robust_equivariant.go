@@ -30,20 +30,21 @@ type tiltFit struct {
 	cov      *mat.SymDense
 }
 
-// equivariantEstimate starts from MIPP (default settings) and refines
+// equivariantEstimate starts from MIPP (default settings, on the rows sub
+// of the data, all rows if sub is nil) and refines
 // the frame robustRounds times (alignStep), both in the whitened
 // coordinates y = W(z − μ) of the standardised data, where every direction
 // has unit variance, so that each refinement is a well-conditioned
 // regression whatever the conditioning of the data. Its index space E_y
 // maps back as E_z = W·E_y.
-func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, rep *RobustReport, sw *stopwatch) (*eqFit, error) {
+func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, sub []int, rep *RobustReport, sw *stopwatch) (*eqFit, error) {
 	yw := whitenedData(pr, wh)
 	ef := &eqFit{wh: wh, yw: yw}
 	fams, iters, tau, err := (&MIPP{}).settings()
 	if err != nil {
 		return nil, err
 	}
-	b, eig, _, err := mippEstimate(ctx, yw.z, dim, fams, iters, tau, &pr.plan, sw)
+	b, eig, _, err := mippEstimate(ctx, rowsOf(yw.z, sub), dim, fams, iters, tau, &pr.plan, sw)
 	if err != nil {
 		return nil, fmt.Errorf("robust WF-LSNGCA: equivariant start: %w", err)
 	}

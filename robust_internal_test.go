@@ -138,7 +138,7 @@ func TestWaldInvariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ef, err := equivariantEstimate(context.Background(), pr, wh, 2, &RobustReport{}, newStopwatch())
+	ef, err := equivariantEstimate(context.Background(), pr, wh, 2, nil, &RobustReport{}, newStopwatch())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,14 +228,73 @@ func TestNullTestIdleWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	for j := 0; j < 4; j++ {
-		m0, n0, err0 := rs.cellOf(0).(*robustCell).perRow(j, choices[j].w)
-		m1, n1, err1 := rs.cellOf(1).(*robustCell).perRow(j, choices[j].w)
+		w := choices[j].w
+		kt0, err0 := rs.cellOf(0).(*robustCell).allRows(w)
+		d0 := make([]float64, 150)
+		rs.lossRows(j, w, kt0, 0, 150, d0)
+		kt1, err1 := rs.cellOf(1).(*robustCell).allRows(w)
+		d1 := make([]float64, 150)
+		rs.lossRows(j, w, kt1, 0, 150, d1)
 		if err0 != nil || err1 != nil {
 			t.Fatal(err0, err1)
 		}
-		for p := range m0 {
-			if m0[p] != m1[p] || n0[p] != n1[p] {
-				t.Fatalf("coordinate %d, row %d: losses %g, %g from the busy worker, %g, %g from the idle one", j, p, m0[p], n0[p], m1[p], n1[p])
+		for p := range d0 {
+			if d0[p] != d1[p] {
+				t.Fatalf("coordinate %d, row %d: loss difference %g from the busy worker, %g from the idle one", j, p, d0[p], d1[p])
+			}
+		}
+	}
+}
+
+// TestNullTestPasses checks that the null test's per-row losses are the
+// same, up to the rounding of the vectorised exponential, whether the
+// stage keeps its distances (kernel values of all rows at once) or forms
+// them pass by pass, with passes that cut across folds, and whatever the
+// number of workers.
+func TestNullTestPasses(t *testing.T) {
+	defer func(v int) { blockRows = v }(blockRows)
+	blockRows = 23
+	rng := rand.New(rand.NewPCG(21, 22))
+	x, _, err := ngcatest.Artificial{Dist: ngcatest.SubGaussian, N: 300, D: 4}.Sample(rand.NewPCG(5, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, linear := range []bool{true, false} {
+		st := robustStage{stage: stage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 12, 0, 4)),
+			widths: []float64{2, 0.7, 0.3}, ridges: []float64{1e-3, 0.1}, part: newPartition(rng, 300, 3)}, linear: linear, nullZ: 1}
+		sd, err := newStageData(context.Background(), 1, st.x, nil, st.centers, st.x, st.centers, st.part, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := newRobustSweep(&st, sd, 2)
+		choices, err := sweep(context.Background(), &plan{workers: 2}, sd, st.widths, len(st.ridges), kernelNoSelf, rs.cellOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		choices[1].w = 2 // more than one width among the coordinates
+		want, err := rs.lossDiffs(context.Background(), 2, choices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Passes of three blocks each, some across a fold's end.
+		sd.d2, sd.passes = nil, nil
+		for i := 0; i < len(sd.blocks); i += 3 {
+			sd.passes = append(sd.passes, sd.blocks[i:min(i+3, len(sd.blocks))])
+		}
+		if len(sd.passes) < 4 {
+			t.Fatalf("%d passes, want several", len(sd.passes))
+		}
+		for _, workers := range []int{1, 2} {
+			got, err := rs.lossDiffs(context.Background(), workers, choices)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range want {
+				for p := range want[j] {
+					if math.Abs(got[j][p]-want[j][p]) > 1e-12*(1+math.Abs(want[j][p])) {
+						t.Fatalf("linear %v, %d workers, coordinate %d, row %d: %g pass by pass, %g at once", linear, workers, j, p, got[j][p], want[j][p])
+					}
+				}
 			}
 		}
 	}
@@ -451,6 +510,49 @@ func TestLinScorerJoint(t *testing.T) {
 	for l := range want {
 		if math.Abs(got[l]-want[l]) > 1e-8*(1+math.Abs(want[l])) {
 			t.Fatalf("λ %g: score %g, want %g", ridges[l], got[l], want[l])
+		}
+	}
+}
+
+// TestRobustScreenRows checks the variant on data with more rows than its
+// screens use: the screens and the MIPP start run on robustScreenRows rows
+// drawn at random (RobustReport.ScreenRows), the result does not depend on
+// the number of workers, and the estimates stay as accurate as with every
+// row in the screens: the axes estimate exact on aligned data, the
+// equivariant estimate on turned data within 2·ε + 0.01 of the fit whose
+// MIPP start used every row.
+func TestRobustScreenRows(t *testing.T) {
+	defer func(v int) { robustScreenRows = v }(robustScreenRows)
+	for _, rotate := range []bool{false, true} {
+		x, truth, err := ngcatest.Artificial{Dist: ngcatest.SubGaussian, N: 3000, D: 8, R: 0.3, Rotate: rotate}.Sample(rand.NewPCG(6, 6))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fitWith := func(rows, workers int) (*Result, *RobustReport) {
+			t.Helper()
+			robustScreenRows = rows
+			res, err := (&RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(2, 2), Workers: workers}).Fit(context.Background(), x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res, res.Report.(*RobustReport)
+		}
+		all, repAll := fitWith(3000, 2)
+		few, rep := fitWith(600, 2)
+		serial, _ := fitWith(600, 1)
+		if repAll.ScreenRows != 3000 || rep.ScreenRows != 600 {
+			t.Errorf("rotate %v: ScreenRows %d and %d, want 3000 and 600", rotate, repAll.ScreenRows, rep.ScreenRows)
+		}
+		if !mat.Equal(few.Basis, serial.Basis) {
+			t.Errorf("rotate %v: the basis depends on the number of workers", rotate)
+		}
+		eAll, eFew := SubspaceError(truth, all.Basis), SubspaceError(truth, few.Basis)
+		t.Logf("rotate %v: ε %.2g with every row in the screens, %.2g with 600 (%s)", rotate, eAll, eFew, rep.Path)
+		switch {
+		case !rotate && (rep.Path != RobustAxes || eFew > 1e-6):
+			t.Errorf("aligned: %s estimate with ε = %.3g, want the exact axes estimate", rep.Path, eFew)
+		case rotate && eFew > 2*eAll+0.01:
+			t.Errorf("turned: ε = %.3g, above 2·%.3g + 0.01", eFew, eAll)
 		}
 	}
 }

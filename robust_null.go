@@ -18,20 +18,16 @@ func (rs *robustSweep) nullTest(ctx context.Context, workers int, choices []choi
 	if !st.testsNull() {
 		return isNull, nil
 	}
+	dlt, err := rs.lossDiffs(ctx, workers, choices)
+	if err != nil {
+		return nil, err
+	}
 	z := make([]float64, sd.d)
-	err := parallelFor(ctx, workers, sd.d, func(wk, j int) error {
-		model, null, err := rs.cellOf(wk).(*robustCell).perRow(j, choices[j].w)
-		if err != nil {
-			return err
-		}
-		z[j] = pairedZ(model, null)
+	for j := range z {
+		z[j] = meanZ(dlt[j])
 		if st.nullZ > 0 {
 			isNull[j] = !(z[j] < -st.nullZ)
 		}
-		return nil
-	}, nil)
-	if err != nil {
-		return nil, err
 	}
 	keepAtLeast(isNull, z, st.minKept)
 	if st.zOut != nil {
@@ -60,51 +56,108 @@ func keepAtLeast(isNull []bool, z []float64, k int) {
 	}
 }
 
-// perRow returns, in fold order, every row's held-out loss
-// f² + 2(∂_j f + f·a) under the model with the chosen width index w (and
-// the chosen ridge, whose fold fits the sweep kept in rs.fits), and under
-// the null model, each row predicted by the fit without its fold.
-func (c *robustCell) perRow(j, w int) (model, null []float64, err error) {
-	rs := c.rs
+// lossDiffs returns, for every coordinate j in fold order, every row's
+// held-out loss f² + 2(∂_j f + f·a) under the model with the chosen width
+// (and the chosen ridge, whose fold fits the sweep kept in rs.fits) minus
+// the same loss under the null model, each row predicted by the fits
+// without its fold. When the stage keeps its distances, the kernel values
+// of all rows are formed once per worker and width, in parallel over the
+// coordinates; otherwise pass by pass (blocks.go), in parallel over the
+// passes, so that the memory stays O(b·passRows) per worker.
+func (rs *robustSweep) lossDiffs(ctx context.Context, workers int, choices []choice) ([][]float64, error) {
 	sd, st := rs.sd, rs.st
-	n, b, sigma := sd.n, sd.b, st.widths[w]
+	dlt := make([][]float64, sd.d)
+	for j := range dlt {
+		dlt[j] = make([]float64, sd.n)
+	}
+	if sd.d2 != nil {
+		err := parallelFor(ctx, workers, sd.d, func(wk, j int) error {
+			kt, err := rs.cellOf(wk).(*robustCell).allRows(choices[j].w)
+			if err != nil {
+				return err
+			}
+			rs.lossRows(j, choices[j].w, kt, 0, sd.n, dlt[j])
+			return nil
+		}, nil)
+		return dlt, err
+	}
+	scratch := make([]*blockScratch, max(1, workers))
+	err := parallelFor(ctx, workers, len(sd.passes), func(wk, i int) error {
+		if scratch[wk] == nil {
+			scratch[wk] = newBlockScratch(sd)
+		}
+		ps := sd.passes[i]
+		lo, hi := ps[0].lo, ps[len(ps)-1].hi
+		for w, sigma := range st.widths {
+			var kt []float64
+			for j := range choices {
+				if choices[j].w != w {
+					continue
+				}
+				if kt == nil {
+					var err error
+					if kt, err = scratch[wk].kernel(ctx, 1, sd, kernelNoSelf, ps, sigma); err != nil {
+						return err
+					}
+				}
+				rs.lossRows(j, w, kt, lo, hi, dlt[j][lo:hi])
+			}
+		}
+		return nil
+	}, nil)
+	return dlt, err
+}
+
+// allRows returns the kernel values of all rows (b×n) at the width index
+// w, kept in the cell for the next coordinate of the same width.
+func (c *robustCell) allRows(w int) ([]float64, error) {
+	sd := c.rs.sd
 	if c.kt == nil {
-		c.kt = make([]float64, b*n)
+		c.kt = make([]float64, sd.b*sd.n)
 	}
 	if c.ktWidth != w {
 		c.ktWidth = -1
-		if err := kernelNoSelf(context.Background(), 1, c.kt, sd.d2, b, sigma); err != nil {
-			return nil, nil, err
+		if err := kernelNoSelf(context.Background(), 1, c.kt, sd.d2, sd.b, c.rs.st.widths[w]); err != nil {
+			return nil, err
 		}
 		c.ktWidth = w
 	}
+	return c.kt, nil
+}
+
+// lossRows sets dlt[p−lo], for the rows lo ≤ p < hi of the fold order, to
+// the difference of the held-out losses of lossDiffs, from the kernel
+// values kt of those rows (b×(hi−lo)) at the width index w.
+func (rs *robustSweep) lossRows(j, w int, kt []float64, lo, hi int, dlt []float64) {
+	sd := rs.sd
+	n, m := sd.n, hi-lo
 	var aj []float64
 	if sd.aT != nil {
 		aj = sd.aT[j*n : (j+1)*n]
 	}
-	xj, cj, curv := sd.xT[j*n:(j+1)*n], sd.cT.RawRowView(j), rs.curv(j, sigma)
-	model, null = make([]float64, n), make([]float64, n)
+	xj, cj, curv := sd.xT[j*n:(j+1)*n], sd.cT.RawRowView(j), rs.curv(j, rs.st.widths[w])
 	// The kernel part, center by center over each fold's rows (contiguous
 	// in kt); the sums over centers keep their order.
-	fv, df := make([]float64, n), make([]float64, n)
+	fv, df := make([]float64, m), make([]float64, m)
 	for f, ff := range rs.fits[j] {
-		lo, hi := sd.part.bounds[f], sd.part.bounds[f+1]
-		xs, fvs, dfs := xj[lo:hi], fv[lo:hi], df[lo:hi]
+		flo, fhi := max(lo, sd.part.bounds[f]), min(hi, sd.part.bounds[f+1])
+		if flo >= fhi {
+			continue
+		}
+		xs, fvs, dfs := xj[flo:fhi], fv[flo-lo:fhi-lo], df[flo-lo:fhi-lo]
 		for k, t := range ff.theta {
 			if t == 0 {
 				continue
 			}
 			ck := cj[k]
-			for i, kv := range c.kt[k*n+lo : k*n+hi] {
+			for i, kv := range kt[k*m+flo-lo : k*m+fhi-lo] {
 				diff := ck - xs[i]
 				fvs[i] += t * diff * kv
 				dfs[i] += t * (diff*diff*curv - 1) * kv
 			}
 		}
-	}
-	for f, ff := range rs.fits[j] {
-		for p := sd.part.bounds[f]; p < sd.part.bounds[f+1]; p++ {
-			fvp, dfp := fv[p], df[p]
+		for p := flo; p < fhi; p++ {
+			fvp, dfp := fv[p-lo], df[p-lo]
 			var f0, df0 float64
 			if rs.lf != nil {
 				q := rs.lf.q
@@ -119,11 +172,9 @@ func (c *robustCell) perRow(j, w int) (model, null []float64, err error) {
 			if aj != nil {
 				av = aj[p]
 			}
-			model[p] = fvp*fvp + 2*(dfp+fvp*av)
-			null[p] = f0*f0 + 2*(df0+f0*av)
+			dlt[p-lo] = (fvp*fvp + 2*(dfp+fvp*av)) - (f0*f0 + 2*(df0+f0*av))
 		}
 	}
-	return model, null, nil
 }
 
 // refit solves every coordinate's all-rows problem with its chosen ridge:

@@ -65,9 +65,7 @@ func fitRobustStage(ctx context.Context, st robustStage, p *plan) (*robustModel,
 	if st.kernelCols != nil {
 		kx, kc = columns(st.x, st.kernelCols), columns(st.centers, st.kernelCols)
 	}
-	// The null test's kernel values span all rows (perRow), so the
-	// distances are kept.
-	sd, err := newStageData(ctx, p.workers, st.x, st.a, st.centers, kx, kc, st.part, true)
+	sd, err := newStageData(ctx, p.workers, st.x, st.a, st.centers, kx, kc, st.part, false)
 	if err != nil {
 		return nil, StageCV{}, err
 	}
@@ -336,15 +334,11 @@ func (c *robustCell) linearSums(ls *linSums, blk block, j int) {
 	}
 }
 
-// pairedZ is the z-score of the mean of a − b over rows: the mean
-// difference over its standard error.
-func pairedZ(a, b []float64) float64 {
-	dlt := make([]float64, len(a))
-	for i := range a {
-		dlt[i] = a[i] - b[i]
-	}
+// meanZ is the z-score of the mean of dlt: the mean over its standard
+// error.
+func meanZ(dlt []float64) float64 {
 	mean, vr := stat.MeanVariance(dlt, nil) // two-pass: no cancellation
-	vr /= float64(len(a))
+	vr /= float64(len(dlt))
 	if !(vr > 0) {
 		return 0
 	}
