@@ -94,9 +94,9 @@ def cmd_export(a):
 
 METHODS = [  # (key, label, ngca fit flags)
     ('wflsngca', 'WF-LSNGCA (faithful)', ['-method', 'wflsngca']),
-    ('robust', 'WF-LSNGCA robust', ['-method', 'wflsngca-robust']),
+    ('robust', 'WF-LSNGCA robust (command default)', ['-method', 'wflsngca-robust']),
     ('lsngca', 'LSNGCA', ['-method', 'lsngca']),
-    ('mipp', 'MIPP (command default)', ['-method', 'mipp']),
+    ('mipp', 'MIPP', ['-method', 'mipp']),
 ]
 ABLATIONS = [  # (key, label, flags of the ablation helper: RobustOptions the command does not expose)
     ('robust-nonull', 'robust, null test off (NullZ < 0)', ['-nullz', '-1']),

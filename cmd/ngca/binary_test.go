@@ -72,7 +72,8 @@ func TestBinary(t *testing.T) {
 		} else if err != nil {
 			t.Fatal(err)
 		}
-		stderrOK := strings.HasPrefix(errb.String(), tc.stderr) && (tc.stderr == "") == (errb.Len() == 0)
+		stderr := withoutNullNote(errb.String())
+		stderrOK := strings.HasPrefix(stderr, tc.stderr) && (tc.stderr == "") == (stderr == "")
 		if code != tc.code || !strings.HasPrefix(out.String(), tc.stdout) || !stderrOK {
 			t.Errorf("ngca %q: exit %d, stdout %.40q, stderr %q; want exit %d, stdout %.40q..., stderr %q",
 				tc.args, code, out.String(), errb.String(), tc.code, tc.stdout, tc.stderr)

@@ -107,6 +107,8 @@ func checkAdvice(m methods.Method, rep *ngca.CheckReport, auto bool) string {
 	switch {
 	case disagrees && (m.Key == "wflsngca" || m.Key == "lsngca"):
 		tips = append(tips, "-method mipp or -method wflsngca-robust ("+m.Label+" needs the subspace along the data's columns)")
+	case disagrees && m.Key == "mipp":
+		tips = append(tips, "-method wflsngca-robust")
 	case disagrees:
 		tips = append(tips, "-method mipp")
 	}

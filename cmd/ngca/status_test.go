@@ -116,7 +116,8 @@ func TestSeparationAdvice(t *testing.T) {
 		args []string
 		not  []string
 	}{
-		{[]string{"fit", "-dim", "2", noise}, []string{"-method mipp"}},
+		{[]string{"fit", "-dim", "2", noise}, []string{"-method wflsngca-robust"}},
+		{[]string{"fit", "-method", "mipp", "-dim", "2", noise}, []string{"-method mipp"}},
 	} {
 		r := ngcaRun(t, "", tc.args...).mustSucceed(t, tc.args...)
 		if !strings.Contains(r.stderr, "weak separation") {
