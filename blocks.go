@@ -64,8 +64,8 @@ type stageData struct {
 
 // newStageData lays out x (n×d) and a (n×d, or nil) in fold order, with
 // the kernels' distances taken between the rows of kx and kc. It computes
-// the distances once if keep is set or b·n ≤ keptDistances.
-func newStageData(ctx context.Context, workers int, x, a, centers, kx, kc *mat.Dense, part partition, keep bool) (*stageData, error) {
+// the distances once if b·n ≤ keptDistances.
+func newStageData(ctx context.Context, workers int, x, a, centers, kx, kc *mat.Dense, part partition) (*stageData, error) {
 	n, d := x.Dims()
 	b, _ := centers.Dims()
 	sd := &stageData{n: n, b: b, d: d, part: part, blocks: part.blocks(blockRows), xT: make([]float64, d*n),
@@ -88,7 +88,7 @@ func newStageData(ctx context.Context, workers int, x, a, centers, kx, kc *mat.D
 			}
 		}
 	}
-	if keep || b*n <= keptDistances {
+	if b*n <= keptDistances {
 		var err error
 		if sd.d2, err = sqDistT(ctx, workers, kx, kc, part.order); err != nil {
 			return nil, err

@@ -333,8 +333,8 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 // and every stage that estimates (the axes estimate's two stages, the
 // refinements and the test) on all rows. A screen only ranks columns and
 // the start only needs to be close enough for the refinements, which
-// reach the precision of all rows from it (docs/robust.md); MIPP's cost
-// is linear in n and about a third of a fit's.
+// reach the precision of all rows from it (docs/robust.md gives the
+// measurement). A variable so that tests can lower it.
 var robustScreenRows = 50000
 
 // screenRows draws robustScreenRows of the n row indices uniformly

@@ -202,6 +202,22 @@ func TestKeepAtLeast(t *testing.T) {
 	}
 }
 
+// sweptStage lays out the stage's data and runs its sweep on the given
+// number of workers, with cells for cells workers.
+func sweptStage(t *testing.T, st *robustStage, workers, cells int) (*robustSweep, *stageData, []choice) {
+	t.Helper()
+	sd, err := newStageData(context.Background(), 1, st.x, nil, st.centers, st.x, st.centers, st.part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := newRobustSweep(st, sd, cells)
+	choices, err := sweep(context.Background(), &plan{workers: workers}, sd, st.widths, len(st.ridges), kernelNoSelf, rs.cellOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs, sd, choices
+}
+
 // TestNullTestIdleWorker is the regression test of finding 11
 // (docs/reliability.md): the null test of a stage with a linear part must
 // give a worker whose cell scored no coordinate in the sweep (a worker the
@@ -216,17 +232,9 @@ func TestNullTestIdleWorker(t *testing.T) {
 	}
 	st := robustStage{stage: stage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 12, 0, 4)),
 		widths: []float64{0.7, 2}, ridges: []float64{1e-3, 0.1}, part: newPartition(rng, 150, 3)}, linear: true, nullZ: 1}
-	sd, err := newStageData(context.Background(), 1, st.x, nil, st.centers, st.x, st.centers, st.part, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs := newRobustSweep(&st, sd, 2)
 	// The sweep on one worker: cell 0 scores every coordinate, cell 1
 	// none.
-	choices, err := sweep(context.Background(), &plan{workers: 1}, sd, st.widths, len(st.ridges), kernelNoSelf, rs.cellOf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs, _, choices := sweptStage(t, &st, 1, 2)
 	for j := 0; j < 4; j++ {
 		w := choices[j].w
 		kt0, err0 := rs.cellOf(0).(*robustCell).allRows(w)
@@ -262,14 +270,9 @@ func TestNullTestPasses(t *testing.T) {
 	for _, linear := range []bool{true, false} {
 		st := robustStage{stage: stage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 12, 0, 4)),
 			widths: []float64{2, 0.7, 0.3}, ridges: []float64{1e-3, 0.1}, part: newPartition(rng, 300, 3)}, linear: linear, nullZ: 1}
-		sd, err := newStageData(context.Background(), 1, st.x, nil, st.centers, st.x, st.centers, st.part, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs := newRobustSweep(&st, sd, 2)
-		choices, err := sweep(context.Background(), &plan{workers: 2}, sd, st.widths, len(st.ridges), kernelNoSelf, rs.cellOf)
-		if err != nil {
-			t.Fatal(err)
+		rs, sd, choices := sweptStage(t, &st, 2, 2)
+		if sd.d2 == nil {
+			t.Fatal("the stage did not keep its distances")
 		}
 		choices[1].w = 2 // more than one width among the coordinates
 		want, err := rs.lossDiffs(context.Background(), 2, choices)
@@ -319,15 +322,7 @@ func TestKeptFoldFits(t *testing.T) {
 			t.Helper()
 			s := st
 			s.widths, s.ridges = widths, ridges
-			sd, err := newStageData(context.Background(), 1, s.x, nil, s.centers, s.x, s.centers, s.part, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rs := newRobustSweep(&s, sd, 1)
-			choices, err := sweep(context.Background(), &plan{workers: 1}, sd, widths, len(ridges), kernelNoSelf, rs.cellOf)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rs, _, choices := sweptStage(t, &s, 1, 1)
 			return rs, choices
 		}
 		rs, choices := sweepOf(st.widths, st.ridges)

@@ -60,10 +60,13 @@ func keepAtLeast(isNull []bool, z []float64, k int) {
 // held-out loss f² + 2(∂_j f + f·a) under the model with the chosen width
 // (and the chosen ridge, whose fold fits the sweep kept in rs.fits) minus
 // the same loss under the null model, each row predicted by the fits
-// without its fold. When the stage keeps its distances, the kernel values
-// of all rows are formed once per worker and width, in parallel over the
-// coordinates; otherwise pass by pass (blocks.go), in parallel over the
-// passes, so that the memory stays O(b·passRows) per worker.
+// without its fold. When the stage keeps its distances (b·n ≤
+// keptDistances), the kernel values of all rows are formed once per worker
+// and width, in parallel over the coordinates: the rows are then few
+// passes, often one, which would leave workers idle. Otherwise they are
+// formed pass by pass (blocks.go), in parallel over the passes, so that
+// the memory stays O(b·passRows) per worker. The two agree up to the
+// rounding of the vectorised exponential (TestNullTestPasses).
 func (rs *robustSweep) lossDiffs(ctx context.Context, workers int, choices []choice) ([][]float64, error) {
 	sd, st := rs.sd, rs.st
 	dlt := make([][]float64, sd.d)

@@ -65,7 +65,7 @@ func fitRobustStage(ctx context.Context, st robustStage, p *plan) (*robustModel,
 	if st.kernelCols != nil {
 		kx, kc = columns(st.x, st.kernelCols), columns(st.centers, st.kernelCols)
 	}
-	sd, err := newStageData(ctx, p.workers, st.x, st.a, st.centers, kx, kc, st.part, false)
+	sd, err := newStageData(ctx, p.workers, st.x, st.a, st.centers, kx, kc, st.part)
 	if err != nil {
 		return nil, StageCV{}, err
 	}

@@ -42,7 +42,7 @@ type stage struct {
 // depend on the number of workers.
 func fitStage(ctx context.Context, st stage, p *plan) (*derivModel, StageCV, error) {
 	p.progress.begin(st.name)
-	sd, err := newStageData(ctx, p.workers, st.x, st.a, st.centers, st.x, st.centers, st.part, false)
+	sd, err := newStageData(ctx, p.workers, st.x, st.a, st.centers, st.x, st.centers, st.part)
 	if err != nil {
 		return nil, StageCV{}, err
 	}

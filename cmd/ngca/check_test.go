@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/ngcatest"
 	"gonum.org/v1/gonum/mat"
 )
@@ -98,5 +99,23 @@ func TestPlotCheck(t *testing.T) {
 	r = ngcaRun(t, "", "plot", "-check", "-basis", basis, "-label-col", "class", "-o", png, files["csv"])
 	if r.code == 0 || !strings.Contains(r.stderr, "-check applies when plot fits the data itself") {
 		t.Errorf("plot -check -basis: exit %d, stderr %q; want a usage error", r.code, r.stderr)
+	}
+}
+
+// TestCheckAdvice checks what a doubtful check advises when the fit
+// disagrees with a stable reference: never the method that just ran.
+func TestCheckAdvice(t *testing.T) {
+	rep := &ngca.CheckReport{Doubtful: true, Spread: 0.01, SpreadLimit: 0.05,
+		Agreements: []ngca.Agreement{{Method: "IMAK", Distance: 0.5, Limit: 0.1, Spread: 0.02, SpreadLimit: 0.15}}}
+	for key, want := range map[string]string{
+		"mipp":            "-method wflsngca-robust or ",
+		"wflsngca-robust": "-method mipp or ",
+		"wflsngca":        "-method mipp or -method wflsngca-robust (WF-LSNGCA needs the subspace along the data's columns) or ",
+	} {
+		m := methods.MustLookup(key)
+		got := checkAdvice(m, rep, false)
+		if !strings.HasPrefix(got, want) || strings.Contains(got, "-method "+key+" ") {
+			t.Errorf("%s: advice %q, want it to start with %q", key, got, want)
+		}
 	}
 }
