@@ -10,16 +10,24 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// DefaultCheckRefits is the number of refits on random halves of the
-// rows that Check makes when CheckOptions.Refits is 0.
-const DefaultCheckRefits = 6
+// DefaultCheckRefits is the number of refits that Check makes when
+// CheckOptions.Refits is 0, and DefaultCheckShare the share of the rows
+// each refit sees when CheckOptions.Share is 0: four refits on three
+// quarters of the rows cost as much as six on halves, and stay in the
+// regime of the full fit where halves would not (docs/check.md).
+const (
+	DefaultCheckRefits = 4
+	DefaultCheckShare  = 0.75
+)
 
 // The thresholds of Check's verdict, on the subspace error ε
-// (SubspaceError). They were chosen on the fits of one seed per cell of
-// the orientation study and hold on its other seeds and on the paper's
-// artificial data; docs/check.md gives the evidence and the command that
-// reproduces it. The report carries the limits it applied
-// (CheckReport.SpreadLimit, Agreement.Limit and Agreement.SpreadLimit).
+// (SubspaceError) and on Spread, which estimates the fit's own ε. They
+// were chosen on the fits of one seed per cell of a tuning set of the
+// orientation study's cells and wide data (d = 30 and 50) and hold on its
+// other seeds and on the paper's artificial data; docs/check.md gives the
+// evidence and the command that reproduces it. The report carries the
+// limits it applied (CheckReport.SpreadLimit, Agreement.Limit and
+// Agreement.SpreadLimit).
 const (
 	// checkStable is the largest Spread of a stable fit.
 	checkStable = 0.05
@@ -38,11 +46,15 @@ const (
 
 // CheckOptions configure Check. The zero value means the defaults.
 type CheckOptions struct {
-	// Refits is the number B of refits on random halves of the rows, of
-	// the fit's estimator and of each reference; 0 means
+	// Refits is the number B of refits on random subsamples of the rows,
+	// of the fit's estimator and of each reference; 0 means
 	// DefaultCheckRefits. It must be at least 2.
 	Refits int
-	// Src is the source of randomness (the halves and the seeds of the
+	// Share is the share q of the rows in each subsample, which holds
+	// s = ⌊q·n⌋ rows drawn without replacement; 0 means DefaultCheckShare.
+	// It must lie in (0, 1) and leave at least 2 rows in and 1 out.
+	Share float64
+	// Src is the source of randomness (the subsamples and the seeds of the
 	// refits); nil means a fixed default, as for the estimators.
 	Src rand.Source
 	// Workers is the number of goroutines; 0 means GOMAXPROCS, 1 means
@@ -62,17 +74,26 @@ type CheckReport struct {
 	// another look. Reasons gives the evidence in words: first what made
 	// the fit doubtful (instability, disagreement), then notes that do
 	// not decide the verdict (failed refits, weak separation). It is
-	// empty for a sound fit with nothing to note.
+	// empty for a sound fit with nothing to note. When an unstable fit's
+	// refits have few rows (FewRows), the reason after "unstable" says so
+	// in words, with what may help.
 	Doubtful bool
 	Reasons  []string
 
+	// RefitRows is s, the rows of each refit: ⌊Share·n⌋.
+	RefitRows int
 	// Refits holds ε between the fit's basis and each refit of the same
-	// estimator on a random half of the rows (1 for a refit that failed),
-	// and Spread their median. For an estimator whose error is mostly
-	// sampling noise, a refit on half the rows differs from the full fit
-	// by about as much as the full fit differs from the truth, so Spread
-	// estimates the fit's own error: the part that more rows would
-	// remove, not a bias.
+	// estimator on a random subsample of s of the n rows (1 for a refit
+	// that failed), and Spread their median scaled to the full fit,
+	//
+	//	Spread = min(1, median(Refits) · s/(n − s)).
+	//
+	// For an estimator whose error is sampling noise, of variance
+	// proportional to 1/n, a refit on s rows differs from the full fit by
+	// about (n − s)/s times the full fit's error, so Spread estimates the
+	// fit's own error ε: the part that more rows would remove, not a
+	// bias. (With halves, s = n/2, the scale is 1.) It is capped at 1,
+	// the largest ε: refits that far apart leave the subspace undetermined.
 	Refits []float64
 	Spread float64
 	// SpreadLimit is the largest Spread of a stable fit, 0.05; a fit with
@@ -80,6 +101,12 @@ type CheckReport struct {
 	SpreadLimit float64
 	// RefitsFailed counts the refits that returned an error.
 	RefitsFailed int
+	// FewRows reports that the refits hold fewer than d² rows, about what
+	// an estimate blind to the columns' orientation needs for a symmetric
+	// signal, whose fourth moments are the first to differ from a
+	// Gaussian's. An unstable fit is then named as such in Reasons, with
+	// what may help; it does not change the verdict.
+	FewRows bool
 
 	// Agreements compares the fit with estimates of another kind, in
 	// the order they were fitted; Check stops at the first that agrees.
@@ -101,8 +128,8 @@ type Agreement struct {
 	Method string
 	// Distance is ε between the fit's basis and the reference's.
 	Distance float64
-	// Refits and Spread are the reference's own refits on the same halves
-	// of the rows and their median, as for the fit.
+	// Refits and Spread are the reference's own refits on the same
+	// subsamples of the rows and their scaled median, as for the fit.
 	Refits []float64
 	Spread float64
 	// Limit is the largest Distance that counts as agreement,
@@ -123,17 +150,19 @@ type Agreement struct {
 //
 // The evidence is of two kinds.
 //
-//   - Stability: est is refitted to B random halves of the rows, and the
-//     subspace error ε between each refit and res.Basis is recorded.
-//     Their median, Spread, estimates the fit's sampling error. The fit
-//     is unstable when Spread > 0.05 (CheckReport.SpreadLimit).
+//   - Stability: est is refitted to B random subsamples of s = ⌊q·n⌋ of
+//     the n rows (B = 4, q = 3/4 by default), and the subspace error ε
+//     between each refit and res.Basis is recorded. Their median scaled
+//     by s/(n − s), Spread, estimates the fit's sampling error: the
+//     same quantity whatever n, d and q. The fit is unstable when
+//     Spread > 0.05 (CheckReport.SpreadLimit).
 //
 //   - Agreement: a fit of an estimator whose result can depend on the
 //     orientation of the columns (WFLSNGCA, LSNGCA, RobustWFLSNGCA, or an
 //     Estimator of another type) is compared
 //     with estimates of another kind that do not depend on how the data's
 //     columns are oriented (IMAK, and MIPP when IMAK disagrees), each with
-//     its own refits on the same halves. The fit agrees with a reference
+//     its own refits on the same subsamples. The fit agrees with a reference
 //     when
 //
 //     ε(fit, reference) ≤ 2·(Spread + Spread_ref) + 0.01
@@ -153,15 +182,22 @@ type Agreement struct {
 // when it is below WeakSeparation, but it does not decide the verdict
 // (docs/check.md gives the evidence for both choices).
 //
+// A fit of RobustWFLSNGCA's adaptive path is refitted on the path it took
+// (RobustReport.Path: the axes or the equivariant estimate), so that
+// Spread is that estimate's sampling error, not the chance that the
+// decision between the two goes the other way on fewer rows; the
+// agreement with the references then guards an axes estimate against
+// bias, as for WFLSNGCA.
+//
 // A package estimator is refitted with its own settings, one worker per
 // refit, and a source seeded from opts.Src for each refit, so the report
 // depends only on opts.Src, whatever opts.Workers. An Estimator of another
 // type is refitted as given, one refit at a time, and the report is then
 // reproducible only if its fits are. Check returns an error if x or res is
 // unusable (ErrShape, ErrNonFinite), if est's Dim differs from the fit's
-// (ErrDim) or res was made by another package estimator (ErrParam), if no
-// refit on half the rows succeeds (the error of the first,
-// wrapped), or if ctx is done.
+// (ErrDim) or res was made by another package estimator (ErrParam), if
+// opts.Refits or opts.Share is out of range (ErrParam), if no refit
+// succeeds (the error of the first, wrapped), or if ctx is done.
 func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts CheckOptions) (*CheckReport, error) {
 	if err := checkContext(ctx); err != nil {
 		return nil, err
@@ -177,15 +213,27 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	case b < 2:
 		return nil, fmt.Errorf("%w: Refits = %d, need at least 2", ErrParam, opts.Refits)
 	}
+	q := opts.Share
+	if q == 0 {
+		q = DefaultCheckShare
+	}
+	n, d := data.Dims()
+	s := int(q * float64(n))
+	if !(q > 0 && q < 1) || s < 2 || s >= n {
+		return nil, fmt.Errorf("%w: Share = %g leaves %d of %d rows per refit, need at least 2 and fewer than n", ErrParam, opts.Share, s, n)
+	}
 	plan, err := config{src: opts.Src, workers: opts.Workers, progress: opts.Progress, steps: 1}.resolve(data.RawMatrix().Rows, data.RawMatrix().Cols)
 	if err != nil {
 		return nil, err
 	}
-	n, d := data.Dims()
 	sw := newStopwatch()
-	halves := drawHalves(plan.rng, n, b)
+	subs := drawSubsamples(plan.rng, n, s, b)
 	refs := checkReferences(est, m)
-	own := newCheckRun(est, false, b, plan.rng)
+	refitted := est
+	if p, ok := est.(pathChooser); ok {
+		refitted = p.refitsOf(res)
+	}
+	own := newCheckRun(refitted, false, b, plan.rng)
 	runs := make([]*checkRun, len(refs))
 	for i, r := range refs {
 		runs[i] = newCheckRun(r, true, b, plan.rng)
@@ -202,22 +250,25 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	if len(runs) > 0 {
 		first = append(first, runs[0])
 	}
-	if err := runFits(ctx, plan.workers, first, data, halves, tick); err != nil {
+	if err := runFits(ctx, plan.workers, first, data, subs, tick); err != nil {
 		return nil, err
 	}
+	scale := float64(s) / float64(n-s)
+	rep.RefitRows = s
 	rep.Refits, rep.RefitsFailed, err = own.refitErrors(res.Basis)
 	if rep.RefitsFailed == b {
-		return nil, fmt.Errorf("ngca: Check: every refit on %d of the %d rows failed: %w", n/2, n, err)
+		return nil, fmt.Errorf("ngca: Check: every refit on %d of the %d rows failed: %w", s, n, err)
 	}
-	rep.Spread = median(rep.Refits)
+	rep.Spread = min(1, median(rep.Refits)*scale)
 	rep.SpreadLimit = checkStable
+	rep.FewRows = s < d*d
 	for i, r := range runs {
 		if i > 0 {
-			if err := runFits(ctx, plan.workers, []*checkRun{r}, data, halves, tick); err != nil {
+			if err := runFits(ctx, plan.workers, []*checkRun{r}, data, subs, tick); err != nil {
 				return nil, err
 			}
 		}
-		a := r.agreement(res.Basis, rep.Spread)
+		a := r.agreement(res.Basis, rep.Spread, scale)
 		rep.Agreements = append(rep.Agreements, a)
 		if i == 0 {
 			sw.lap("refits and " + a.Method)
@@ -236,6 +287,13 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	rep.judge(b, n, d, eq)
 	rep.Timings = sw.total()
 	return rep, nil
+}
+
+// pathChooser is an estimator whose fits choose between estimates of its
+// own (RobustWFLSNGCA): refitsOf returns the estimator Check refits, the
+// one that computes the estimate res returned.
+type pathChooser interface {
+	refitsOf(res *Result) Estimator
 }
 
 // checkInputs validates Check's arguments and returns x as a dense copy
@@ -284,8 +342,10 @@ func checkReferences(est Estimator, m int) []Estimator {
 }
 
 // agreement compares the reference fitted by r, an estimator of this
-// package, with the fit's basis, whose Spread is spread.
-func (r *checkRun) agreement(basis *mat.Dense, spread float64) Agreement {
+// package, with the fit's basis, whose Spread is spread; scale is
+// s/(n − s), which scales the median of the reference's refits to its
+// Spread.
+func (r *checkRun) agreement(basis *mat.Dense, spread, scale float64) Agreement {
 	a := Agreement{Distance: math.NaN(), Limit: math.NaN(), SpreadLimit: checkReferenceStable}
 	full := r.results[0]
 	if r.errs[0] != nil || full == nil {
@@ -296,7 +356,7 @@ func (r *checkRun) agreement(basis *mat.Dense, spread float64) Agreement {
 	a.Method = full.Method
 	a.Distance = SubspaceError(basis, full.Basis)
 	a.Refits, _, _ = r.refitErrors(full.Basis)
-	a.Spread = median(a.Refits)
+	a.Spread = min(1, median(a.Refits)*scale)
 	a.Limit = checkAgreeFactor*(spread+a.Spread) + checkAgreeFloor
 	a.Agrees = a.Distance <= a.Limit && a.Spread <= a.SpreadLimit
 	return a
@@ -308,18 +368,10 @@ func (r *checkRun) agreement(basis *mat.Dense, spread float64) Agreement {
 func (rep *CheckReport) judge(b, n, d int, equivariant bool) {
 	var reasons []string
 	if rep.Spread > rep.SpreadLimit {
-		reasons = append(reasons, fmt.Sprintf("unstable: refits on half the rows differ from the fit by ε = %.3g (median of %d), above %g",
-			rep.Spread, b, rep.SpreadLimit))
-		if half := n / 2; half < d*d {
-			// An estimate blind to the columns' orientation needs about
-			// d² rows for a symmetric signal, whose fourth moments are the
-			// first to differ from a Gaussian's.
-			help := "more rows or fewer columns may help"
-			if equivariant {
-				help = "more rows, fewer columns or an estimator that uses the columns (the robust variant, when the signal lies along them) may help"
-			}
-			reasons = append(reasons, fmt.Sprintf("%d rows are few for %d columns: the refits on %d rows are below the about d² = %d rows "+
-				"that an estimate blind to the columns' orientation needs for a symmetric signal; %s", n, d, half, d*d, help))
+		reasons = append(reasons, fmt.Sprintf("unstable: refits on %d of the %d rows put the fit's own error at ε = %.3g (median of %d, scaled to n), above %g",
+			rep.RefitRows, n, rep.Spread, b, rep.SpreadLimit))
+		if rep.FewRows {
+			reasons = append(reasons, fewRows(n, d, rep.RefitRows, equivariant))
 		}
 	}
 	agrees := len(rep.Agreements) == 0 // nothing to compare with: stability decides
@@ -344,10 +396,26 @@ func (rep *CheckReport) judge(b, n, d int, equivariant bool) {
 	}
 	rep.Doubtful = len(reasons) > 0
 	if rep.RefitsFailed > 0 {
-		reasons = append(reasons, fmt.Sprintf("%d of %d refits on half the rows failed (counted as ε = 1)", rep.RefitsFailed, b))
+		reasons = append(reasons, fmt.Sprintf("%d of %d refits failed (counted as ε = 1)", rep.RefitsFailed, b))
 	}
 	if rep.Separation < WeakSeparation {
 		reasons = append(reasons, fmt.Sprintf("weak separation %.3g (below %d)", rep.Separation, WeakSeparation))
 	}
 	rep.Reasons = reasons
+}
+
+// fewRows says in words that the rows are few for the columns: n rows
+// when the fit itself has fewer than d², or the refits' s rows when only
+// they do, with what may help.
+func fewRows(n, d, s int, equivariant bool) string {
+	help := "more rows or fewer columns may help"
+	if equivariant {
+		help = "more rows, fewer columns or an estimator that uses the columns (the robust variant, when the signal lies along them) may help"
+	}
+	if n < d*d {
+		return fmt.Sprintf("%d rows are few for %d columns: an estimate blind to the columns' orientation needs about d² = %d rows "+
+			"for a symmetric signal, and the refits have %d; %s", n, d, d*d, s, help)
+	}
+	return fmt.Sprintf("the refits' %d rows are few for %d columns: an estimate blind to the columns' orientation needs about d² = %d rows "+
+		"for a symmetric signal, which the fit's %d rows have, so the fit may be better than its refits; more rows would settle it", s, d, d*d, n)
 }

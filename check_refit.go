@@ -10,7 +10,7 @@ import (
 )
 
 // checkRun is one estimator fitted for Check: to the full data (when full
-// is true) and to each of the halves of the rows. Its results are written
+// is true) and to each of the subsamples of the rows. Its results are written
 // by the tasks of runFits, one slot per fit.
 type checkRun struct {
 	est  Estimator
@@ -26,11 +26,11 @@ type checkRun struct {
 	errs    []error
 }
 
-// newCheckRun prepares the fits of est: len(halves) refits, plus the full
+// newCheckRun prepares the fits of est: len(subs) refits, plus the full
 // fit if full, each seeded by two words drawn from rng now (so that the
 // draws do not depend on which fits run later).
-func newCheckRun(est Estimator, full bool, halves int, rng *rand.Rand) *checkRun {
-	k := halves
+func newCheckRun(est Estimator, full bool, subs int, rng *rand.Rand) *checkRun {
+	k := subs
 	if full {
 		k++
 	}
@@ -43,15 +43,15 @@ func newCheckRun(est Estimator, full bool, halves int, rng *rand.Rand) *checkRun
 }
 
 // fit runs fit i of r: the full data x for the first fit if r.full, else
-// the rows halves[i'] of x.
-func (r *checkRun) fit(ctx context.Context, i int, x *mat.Dense, halves [][]int) {
+// the rows subs[i'] of x.
+func (r *checkRun) fit(ctx context.Context, i int, x *mat.Dense, subs [][]int) {
 	data := x
 	h := i
 	if r.full {
 		h--
 	}
 	if h >= 0 {
-		data = rowsOf(x, halves[h])
+		data = rowsOf(x, subs[h])
 	}
 	est := r.est
 	if r.own != nil {
@@ -63,7 +63,7 @@ func (r *checkRun) fit(ctx context.Context, i int, x *mat.Dense, halves [][]int)
 // runFits runs every fit of the runs, one task per fit: the fits of
 // package estimators on up to workers goroutines, the others one at a
 // time on the calling goroutine. done is called after each fit.
-func runFits(ctx context.Context, workers int, runs []*checkRun, x *mat.Dense, halves [][]int, done func()) error {
+func runFits(ctx context.Context, workers int, runs []*checkRun, x *mat.Dense, subs [][]int, done func()) error {
 	type task struct {
 		run *checkRun
 		i   int
@@ -79,7 +79,7 @@ func runFits(ctx context.Context, workers int, runs []*checkRun, x *mat.Dense, h
 		}
 	}
 	err := parallelFor(ctx, workers, len(par), func(_, k int) error {
-		par[k].run.fit(ctx, par[k].i, x, halves)
+		par[k].run.fit(ctx, par[k].i, x, subs)
 		return nil
 	}, done)
 	if err != nil {
@@ -89,18 +89,18 @@ func runFits(ctx context.Context, workers int, runs []*checkRun, x *mat.Dense, h
 		if err := checkContext(ctx); err != nil {
 			return err
 		}
-		t.run.fit(ctx, t.i, x, halves)
+		t.run.fit(ctx, t.i, x, subs)
 		done()
 	}
 	return checkContext(ctx)
 }
 
-// drawHalves draws b random halves of the n row indices, each ⌊n/2⌋ rows
-// without replacement, in ascending order.
-func drawHalves(rng *rand.Rand, n, b int) [][]int {
+// drawSubsamples draws b random subsamples of s of the n row indices,
+// each without replacement, in ascending order.
+func drawSubsamples(rng *rand.Rand, n, s, b int) [][]int {
 	out := make([][]int, b)
 	for k := range out {
-		h := drawRows(rng, n, n/2)
+		h := drawRows(rng, n, s)
 		slices.Sort(h)
 		out[k] = h
 	}

@@ -53,6 +53,10 @@ func TestCheckVerdicts(t *testing.T) {
 		{"mipp turned", "a", synth.Spec{Mix: synth.Turn}, &ngca.MIPP{Dim: 2}},
 		{"imak turned", "c", synth.Spec{Mix: synth.Turn}, &ngca.IMAK{Dim: 2}},
 		{"robust mixed", "skewed", synth.Spec{Mix: 1}, &ngca.RobustWFLSNGCA{Dim: 2}},
+		// d = 30 at n = 2000: refits on half the rows (1000, about d²)
+		// broke down on these right fits, refits on three quarters do not.
+		{"robust d=30 mixed", "uniform", synth.Spec{D: 30, Mix: 1}, &ngca.RobustWFLSNGCA{Dim: 2}},
+		{"mipp d=30 n=1000 fails", "c", synth.Spec{D: 30, N: 1000, Mix: synth.Turn}, &ngca.MIPP{Dim: 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			x, truth := checkData(t, tc.signal, tc.spec, 1)
@@ -113,7 +117,11 @@ func TestCheckInputs(t *testing.T) {
 		{"another estimator's fit", ctx, &ngca.IMAK{Dim: 2}, x, res, ngca.CheckOptions{}, ngca.ErrParam},
 		{"workers", ctx, est, x, res, ngca.CheckOptions{Workers: -1}, ngca.ErrParam},
 		{"cancelled", cancelled, est, x, res, ngca.CheckOptions{}, context.Canceled},
-		{"too few rows", ctx, &ngca.MIPP{Dim: 2}, x.Slice(0, 15, 0, 10), res, ngca.CheckOptions{}, ngca.ErrSamples},
+		{"share 1", ctx, est, x, res, ngca.CheckOptions{Share: 1}, ngca.ErrParam},
+		{"share negative", ctx, est, x, res, ngca.CheckOptions{Share: -0.5}, ngca.ErrParam},
+		{"share NaN", ctx, est, x, res, ngca.CheckOptions{Share: math.NaN()}, ngca.ErrParam},
+		{"share leaves no rows in", ctx, est, x, res, ngca.CheckOptions{Share: 0.001}, ngca.ErrParam},
+		{"too few rows", ctx, &ngca.MIPP{Dim: 2}, x.Slice(0, 12, 0, 10), res, ngca.CheckOptions{}, ngca.ErrSamples},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep, err := ngca.Check(tc.ctx, tc.est, tc.x, tc.res, tc.opts)
@@ -278,5 +286,96 @@ func TestCheckFewRows(t *testing.T) {
 		if strings.HasPrefix(r, want) && strings.Contains(r, "robust variant") {
 			t.Errorf("the robust variant's check advises it: %q", r)
 		}
+	}
+}
+
+// TestCheckSpreadScale: Spread estimates the fit's own error whatever the
+// share of the rows the refits see. Over seeded data sets on which MIPP's
+// error is sampling noise (signal b turned, n = 2000, d = 10), the median
+// ratio of Spread to the true ε lies within a factor 2.5 of 1 for halves
+// and for the default three quarters, and the two agree within a factor 2.
+func TestCheckSpreadScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks several fits")
+	}
+	ratios := map[float64][]float64{}
+	for seed := range uint64(6) {
+		x, truth := checkData(t, "b", synth.Spec{Mix: synth.Turn}, 40+seed)
+		est := &ngca.MIPP{Dim: 2, Src: rand.NewPCG(seed, 1)}
+		res, err := est.Fit(context.Background(), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eps := ngca.SubspaceError(truth, res.Basis)
+		for _, q := range []float64{0.5, 0} {
+			rep, err := ngca.Check(context.Background(), est, x, res, ngca.CheckOptions{Share: q, Refits: 6, Src: rand.NewPCG(seed, 2)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := int(map[float64]float64{0.5: 0.5, 0: ngca.DefaultCheckShare}[q] * 2000); rep.RefitRows != want {
+				t.Fatalf("share %g: RefitRows %d, want %d", q, rep.RefitRows, want)
+			}
+			ratios[q] = append(ratios[q], rep.Spread/eps)
+		}
+	}
+	med := map[float64]float64{}
+	for q, r := range ratios {
+		slices.Sort(r)
+		med[q] = (r[2] + r[3]) / 2
+		t.Logf("share %g: Spread/ε %.3g, median %.3g", q, r, med[q])
+		if med[q] < 1/2.5 || med[q] > 2.5 {
+			t.Errorf("share %g: median Spread/ε = %.3g, want within a factor 2.5 of 1", q, med[q])
+		}
+	}
+	if r := med[0] / med[0.5]; r < 0.5 || r > 2 {
+		t.Errorf("Spread/ε: %.3g with three quarters, %.3g with halves; want them within a factor 2", med[0], med[0.5])
+	}
+}
+
+// TestCheckRobustPath: a fit of the robust variant's adaptive path is
+// refitted on the path it took, the axes estimate on aligned data and the
+// equivariant estimate on turned data: the refits are those of an
+// estimator set to that path, bit for bit, and an exact axes estimate has
+// no spread.
+func TestCheckRobustPath(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks two robust fits twice")
+	}
+	for _, tc := range []struct {
+		name string
+		mix  int
+		want ngca.RobustPath
+	}{{"aligned", 0, ngca.RobustAxes}, {"turned", synth.Turn, ngca.RobustEquivariant}} {
+		t.Run(tc.name, func(t *testing.T) {
+			x, truth := checkData(t, "a", synth.Spec{N: 1000, Mix: tc.mix}, 8)
+			est := &ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 2)}
+			res, err := est.Fit(context.Background(), x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p := res.Report.(*ngca.RobustReport).Path; p != tc.want {
+				t.Fatalf("the fit took the %v path, want %v", p, tc.want)
+			}
+			rep, err := ngca.Check(context.Background(), est, x, res, ngca.CheckOptions{Src: rand.NewPCG(3, 4)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if est.Path != ngca.RobustAdaptive {
+				t.Error("Check changed the estimator's Path")
+			}
+			pinned := &ngca.RobustWFLSNGCA{Dim: 2, Path: tc.want}
+			want, err := ngca.Check(context.Background(), pinned, x, res, ngca.CheckOptions{Src: rand.NewPCG(3, 4)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(rep.Refits, want.Refits) {
+				t.Errorf("refits %v, those of the %v path %v", rep.Refits, tc.want, want.Refits)
+			}
+			eps := ngca.SubspaceError(truth, res.Basis)
+			t.Logf("ε %.3g spread %.3g doubtful %v %q", eps, rep.Spread, rep.Doubtful, rep.Reasons)
+			if tc.want == ngca.RobustAxes && (eps > 1e-12 || rep.Spread > 1e-12 || rep.Doubtful) {
+				t.Errorf("exact axes estimate (ε %.3g): spread %.3g, doubtful %v", eps, rep.Spread, rep.Doubtful)
+			}
+		})
 	}
 }

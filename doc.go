@@ -79,7 +79,7 @@
 // spectrum.
 //
 // Check judges a fit without the truth: it refits the estimator to random
-// halves of the rows and, for the estimators that depend on how the
+// subsamples of three quarters of the rows and, for the estimators that depend on how the
 // columns are oriented, compares the fit with estimates that do not (IMAK,
 // then MIPP).
 // Its CheckReport says whether the fit is Doubtful, with the evidence in

@@ -10,7 +10,8 @@ import (
 )
 
 // FuzzCheck fits LSNGCA (small settings, see kernelSettings) to fuzz data
-// (see decodeFuzz) and checks the fit with 2 to 5 refits: Check must
+// (see decodeFuzz) and checks the fit with 2 to 5 refits on a share of the
+// rows from 0 (the default) to 0.9: Check must
 // return an error wrapping one of the package's sentinels, or a report
 // whose figures keep their contract (one ε in [0, 1] per refit, Spread not
 // NaN, one or two agreements, with IMAK and MIPP; Doubtful exactly when
@@ -25,7 +26,7 @@ func FuzzCheck(f *testing.F) {
 		if err != nil {
 			return
 		}
-		opts := ngca.CheckOptions{Refits: 2 + int(fc.cfg[0])%4, Src: rand.NewPCG(uint64(fc.cfg[1]), 1), Workers: 1}
+		opts := ngca.CheckOptions{Refits: 2 + int(fc.cfg[0])%4, Share: float64(fc.cfg[2]%10) / 10, Src: rand.NewPCG(uint64(fc.cfg[1]), 1), Workers: 1}
 		rep, err := ngca.Check(context.Background(), est, fc.x, res, opts)
 		if err != nil {
 			if rep != nil {
@@ -33,6 +34,10 @@ func FuzzCheck(f *testing.F) {
 			}
 			checkFitError(t, err)
 			return
+		}
+		n, _ := fc.x.Dims()
+		if q := opts.Share; q > 0 && rep.RefitRows != int(q*float64(n)) || rep.RefitRows < 2 || rep.RefitRows >= n {
+			t.Fatalf("%d rows per refit of %d at share %g", rep.RefitRows, n, q)
 		}
 		if len(rep.Refits) != opts.Refits || len(rep.Agreements) == 0 || len(rep.Agreements) > 2 || rep.Method != res.Method {
 			t.Fatalf("report %+v for %d refits", rep, opts.Refits)

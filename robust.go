@@ -365,6 +365,21 @@ func (w *RobustWFLSNGCA) with(src rand.Source, workers int) Estimator {
 	return &c
 }
 
+// refitsOf returns the estimator whose refits Check compares with res: w
+// with its Path set to the estimate res returned (RobustReport.Path), so
+// that Check measures that estimate's sampling error and not how often the
+// adaptive decision goes the other way; w itself if its Path is not
+// adaptive or res holds no such report.
+func (w *RobustWFLSNGCA) refitsOf(res *Result) Estimator {
+	rep, ok := res.Report.(*RobustReport)
+	if w.Path != RobustAdaptive || !ok || (rep.Path != RobustAxes && rep.Path != RobustEquivariant) {
+		return w
+	}
+	c := *w
+	c.Path = rep.Path
+	return &c
+}
+
 // fitRobust runs the variant's path on the standardised data of pr, whose
 // whitening is wh, and returns the chosen basis in standardised
 // coordinates; rep receives the candidate bases (standardised) and the

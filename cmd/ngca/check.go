@@ -41,7 +41,7 @@ func (a *fitArgs) checkFit(ctx context.Context, e *env, m methods.Method, t *dat
 		return nil, ctx.Err()
 	case err != nil:
 		// The fit stands; only its check could not be made (say, the
-		// estimator cannot fit half the rows).
+		// estimator cannot fit the refits' rows).
 		err = inFileTerms(err, t)
 		fmt.Fprintf(e.stderr, "check: not done: %v\n", err)
 		return nil, err
@@ -58,7 +58,7 @@ func writeCheck(w io.Writer, m methods.Method, rep *ngca.CheckReport, auto bool)
 	if rep.Doubtful {
 		verdict = "doubtful"
 	}
-	stability := fmt.Sprintf("refits on half the rows move the subspace by ε = %.2g (median of %d)", rep.Spread, len(rep.Refits))
+	stability := fmt.Sprintf("refits on %d rows each put the fit's own error at ε = %.2g (median of %d, scaled to all rows)", rep.RefitRows, rep.Spread, len(rep.Refits))
 	if rep.Spread > rep.SpreadLimit {
 		stability += fmt.Sprintf(", more than %g: unstable", rep.SpreadLimit)
 	}
@@ -78,10 +78,8 @@ func writeCheck(w io.Writer, m methods.Method, rep *ngca.CheckReport, auto bool)
 	if rep.RefitsFailed > 0 {
 		evidence = append(evidence, fmt.Sprintf("%d of %d refits failed", rep.RefitsFailed, len(rep.Refits)))
 	}
-	for _, r := range rep.Reasons {
-		if strings.Contains(r, " rows are few for ") {
-			evidence = append(evidence, r)
-		}
+	if rep.FewRows && rep.Spread > rep.SpreadLimit && len(rep.Reasons) > 1 {
+		evidence = append(evidence, rep.Reasons[1]) // the rows are few: see CheckReport.Reasons
 	}
 	fmt.Fprintf(w, "check: %s: %s\n", verdict, strings.Join(evidence, "; "))
 	if rep.Doubtful {

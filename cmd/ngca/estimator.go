@@ -110,8 +110,8 @@ func (a *fitArgs) register(fs *flag.FlagSet, dimUsage string) {
 	fs.Var(dimValue{&a.dim, &a.auto}, "dim", dimUsage+`, or "auto" to choose M by the bootstrap test of "ngca dim"`)
 	fs.Uint64Var(&a.seed, "seed", 1, "random `seed`: the estimator's Src is rand.NewPCG(seed, 0), so -seed 0 gives the library's default (Src nil); -sample draws from rand.NewPCG(seed, 2)")
 	fs.IntVar(&a.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
-	fs.BoolVar(&a.judge, "check", false, fmt.Sprintf("after the fit, judge it with ngca.Check (%d refits on half the rows, and for wflsngca, lsngca and wflsngca-robust a comparison with equivariant estimates; "+
-		"2 to 5 times the fit's time) and write \"check: ok\" or \"check: doubtful\" with the evidence on stderr", ngca.DefaultCheckRefits))
+	fs.BoolVar(&a.judge, "check", false, fmt.Sprintf("after the fit, judge it with ngca.Check (%d refits on three quarters of the rows, and for wflsngca, lsngca and wflsngca-robust a comparison with equivariant estimates; "+
+		"1 to 4 times the fit's time) and write \"check: ok\" or \"check: doubtful\" with the evidence on stderr", ngca.DefaultCheckRefits))
 	fs.BoolVar(&a.strict, "strict", false, "with -check: exit with status 2 when the check finds the fit doubtful or cannot make it (the result is written all the same)")
 	fs.IntVar(&a.centers, methods.SetCenters, 0, fmt.Sprintf("`number` of kernel centers b, drawn from the rows (0 = min(n, %d))", ngca.DefaultCenters))
 	fs.StringVar(&a.widths, methods.SetWidths, "", "comma-separated `list` of kernel widths σ to cross-validate (default "+gridText(ngca.DefaultWidths())+"; on standardised data)")

@@ -73,19 +73,20 @@ not describe the data, and that the components are still ranked by how
 non-Gaussian they are.
 
 With -check the fit is then judged by ngca.Check: the estimator is refitted
-to 6 random halves of the rows and, for an estimator that depends on the
-orientation of the columns (wflsngca, lsngca, wflsngca-robust), the fit is
-compared with estimates that do not (IMAK, then MIPP if IMAK disagrees). One
-line on stderr begins "check: ok" or "check: doubtful" and gives the
-evidence; a doubtful fit is followed by a line "check: try ..." (another
--method, more rows, another -dim). The check takes 2 to 5 times as long as
-the fit (docs/check.md). With -json its report is the object "check"
-(ngca.CheckReport's JSON), the last field. Standard output is the same
-with or without -check. A check that cannot be made (when the
-estimator cannot fit half the rows, say with -centers above n/2) writes
-"check: not done: <why>" instead, and "check_error" with -json; the fit
-is written all the same. With -strict, a doubtful fit, or one that could
-not be checked, ends the command with exit status 2 once the result is
+to 4 random subsamples of three quarters of the rows and, for an estimator
+that depends on the orientation of the columns (wflsngca, lsngca,
+wflsngca-robust), the fit is compared with estimates that do not (IMAK,
+then MIPP if IMAK disagrees). One line on stderr begins "check: ok" or
+"check: doubtful" and gives the evidence; a doubtful fit is followed by a
+line "check: try ..." (another -method, more rows, another -dim). The
+check takes 1 to 4 times as long as the fit (docs/check.md). With -json
+its report is the object "check" (ngca.CheckReport's JSON), the last
+field. Standard output is the same with or without -check. A check that
+cannot be made (when the estimator cannot fit three quarters of the rows,
+say with -centers above 3n/4) writes "check: not done: <why>" instead,
+and "check_error" with -json; the fit is written all the same. With
+-strict, a doubtful fit, or one that could not be checked, ends the
+command with exit status 2 once the result is
 written.
 
 Exit status: 0 on success; 1 on an error (bad input, a bad flag: a usage

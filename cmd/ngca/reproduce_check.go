@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,10 +23,12 @@ subspace, checks each fit with ngca.Check (the check of "ngca fit -check")
 and compares the verdict with the fit's true subspace error ε: a fit with
 ε < 0.01 should be judged ok, one with ε > 0.1 doubtful. The data are the
 orientation study's cells (see "ngca reproduce orientation -h"; -blocks,
--signals) with its data sets and fits for the seeds of -seeds, and the
-paper's artificial data (signals a-d, n=2000, d=10, r=0,0.2,...,0.8:
--paper-seeds data sets per cell with the subspace on the first two columns,
--turned-seeds turned by a random rotation). SNGCA,
+-signals) with its data sets and fits for the seeds of -seeds, wide data
+drawn the same way (blocks d30: n=5000, d=30; d50: n=2000 and 10000, d=50;
+signals a-d and laplace on the columns, mixed with one noise column or
+turned, r=0), and the paper's artificial data (signals a-d, n=2000, d=10,
+r=0,0.2,...,0.8: -paper-seeds data sets per cell with the subspace on the
+first two columns, -turned-seeds turned by a random rotation). SNGCA,
 about 40 s a fit with its check, runs on every -sngca-every-th data set.
 It writes into -out:
   check.csv  one row per fit: cell, seed, method, ε, the fit's and the
@@ -56,8 +59,9 @@ func runCheckStudy(ctx context.Context, e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "random seed (the orientation study's)")
 	workers := fs.Int("workers", 0, "data sets at once (0 = all CPUs)")
 	ms := fs.String("methods", methods.Keys(methods.All()), "comma-separated estimators, from "+methods.Names())
-	blocks := fs.String("blocks", strings.Join(orientation.Blocks, ","), "blocks of the orientation study's cells to run (empty: none)")
-	signals := fs.String("signals", "", "signals of the orientation study's cells to run (default all)")
+	blocks := fs.String("blocks", strings.Join(append(slices.Clone(orientation.Blocks), checkstudy.WideBlocks...), ","),
+		"blocks of cells to run: the orientation study's ("+strings.Join(orientation.Blocks, ", ")+") and wide data ("+strings.Join(checkstudy.WideBlocks, ", ")+"); empty: none")
+	signals := fs.String("signals", "", "signals of the cells to run (default all)")
 	resume := fs.Bool("resume", false, "keep the fits of -out's check.csv and run only the missing ones; the file must come from a run with the same -seed (not checked)")
 	reportOnly := fs.Bool("report-only", false, "rebuild check.md from -out's check.csv without fitting")
 	if err := parseFlags(fs, c, e, args); err != nil {
@@ -95,11 +99,8 @@ func runCheckStudy(ctx context.Context, e *env, args []string) error {
 	if cfg.Methods, err = methods.Parse(*ms); err != nil {
 		return usagef("-methods: %v", err)
 	}
-	cfg.Cells = []orientation.Cell{}
-	if len(splitList(*blocks)) > 0 {
-		if cfg.Cells, err = orientation.SelectCells(splitList(*blocks), splitList(*signals)); err != nil {
-			return usagef("-blocks, -signals: %v", err)
-		}
+	if cfg.Cells, err = studyCells(splitList(*blocks), splitList(*signals)); err != nil {
+		return usagef("-blocks, -signals: %v", err)
 	}
 	if len(cfg.Seeds) == 0 {
 		cfg.Seeds = []int{}
@@ -109,6 +110,34 @@ func runCheckStudy(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote %s/{check.csv,check.md}\n", *out)
 	return nil
+}
+
+// studyCells returns the cells of the check study's blocks: the
+// orientation study's, then the wide data's, of the given signals (empty:
+// all).
+func studyCells(blocks, signals []string) ([]orientation.Cell, error) {
+	var own []string
+	cells := []orientation.Cell{}
+	for _, b := range blocks {
+		switch {
+		case slices.Contains(orientation.Blocks, b):
+			own = append(own, b)
+		case !slices.Contains(checkstudy.WideBlocks, b):
+			return nil, fmt.Errorf("unknown block %q (want some of %s)", b, strings.Join(append(slices.Clone(orientation.Blocks), checkstudy.WideBlocks...), ", "))
+		}
+	}
+	if len(own) > 0 {
+		var err error
+		if cells, err = orientation.SelectCells(own, signals); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range checkstudy.WideCells() {
+		if slices.Contains(blocks, c.Block) && (len(signals) == 0 || slices.Contains(signals, c.Signal)) {
+			cells = append(cells, c)
+		}
+	}
+	return cells, nil
 }
 
 // studyCommand is the command line that makes a study's results: the

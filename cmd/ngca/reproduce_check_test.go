@@ -9,7 +9,8 @@ func TestCheckStudyFlags(t *testing.T) {
 	checkCLI(t, []cliCase{
 		{[]string{"reproduce", "-h"}, 0, "calibration of ngca.Check", "stdout"},
 		{[]string{"reproduce", "check", "-h"}, 0, "-turned-seeds", "stdout"},
-		{[]string{"reproduce", "check", "-blocks", "x"}, 1, `unknown block "x"`, "stderr"},
+		{[]string{"reproduce", "check", "-blocks", "x"}, 1, `unknown block "x" (want some of mix, m, n, d, d30, d50)`, "stderr"},
+		{[]string{"reproduce", "check", "-h"}, 0, "d50: n=2000 and 10000, d=50", "stdout"},
 		{[]string{"reproduce", "check", "-methods", "svm"}, 1, `unknown method "svm"`, "stderr"},
 		{[]string{"reproduce", "check", "-seeds", "a"}, 1, `-seeds: "a" is not a seed`, "stderr"},
 		{[]string{"reproduce", "check", "-paper-seeds", "-1"}, 1, "must not be negative", "stderr"},
@@ -18,6 +19,10 @@ func TestCheckStudyFlags(t *testing.T) {
 		{[]string{"reproduce", "check", "-report-only", "-resume"}, 1, "-report-only fits nothing", "stderr"},
 		{[]string{"reproduce", "check", "extra"}, 1, "unexpected argument", "stderr"},
 	})
+	cells, err := studyCells([]string{"d", "d50"}, []string{"a"})
+	if err != nil || len(cells) != 8+6 || cells[0].D != 30 || cells[8].Block != "d50" {
+		t.Errorf("studyCells(d, d50; a): %d cells, %v", len(cells), err)
+	}
 	for args, want := range map[string]string{
 		"-out x -resume -paper-seeds 5": "ngca reproduce check -out x -paper-seeds 5",
 		"-report-only -out y":           "ngca reproduce check -out y",

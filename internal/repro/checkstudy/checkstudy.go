@@ -145,6 +145,33 @@ func PaperCells(mix int) []orientation.Cell {
 	return cells
 }
 
+// The blocks of wide data, which the orientation study does not have: d = 30
+// at n = 5000 (its block d has n = 2000) and d = 50 at n = 2000 and 10000.
+const (
+	D30Block = "d30"
+	D50Block = "d50"
+)
+
+// WideBlocks are the names of the blocks of WideCells.
+var WideBlocks = []string{D30Block, D50Block}
+
+// WideCells are the cells of wide data that the orientation study does not
+// have, 45 in all: m = 2, signals a–d and laplace, the subspace on the
+// columns (k = 0), mixed with one noise column (k = 1) or turned, r = 0; at
+// d = 30 with n = 5000 (block d30) and at d = 50 with n = 2000 and 10000
+// (block d50). With the orientation study's block d (n = 2000, d = 30) they
+// cover n below and above about d² rows, which an estimate blind to the
+// columns' orientation needs for a symmetric signal.
+func WideCells() []orientation.Cell {
+	five := []string{"a", "b", "c", "d", "laplace"}
+	mixes := []int{0, 1, synth.Turn}
+	var cells []orientation.Cell
+	cells = append(cells, orientation.Grid(D30Block, 2, 5000, 30, five, mixes, []float64{0})...)
+	cells = append(cells, orientation.Grid(D50Block, 2, 2000, 50, five, mixes, []float64{0})...)
+	cells = append(cells, orientation.Grid(D50Block, 2, 10000, 50, five, mixes, []float64{0})...)
+	return cells
+}
+
 // jobs lists the data sets with fits to make and their expected costs:
 // the orientation cells seed by seed, then the paper's cells.
 func (c *Config) jobs(done map[fitKey]bool) ([]job, []float64) {

@@ -114,3 +114,61 @@ func TestRowRoundTrip(t *testing.T) {
 		t.Error("an empty record parsed")
 	}
 }
+
+// TestWideCells: the wide cells have distinct names that no orientation
+// cell has, and draw data of their size.
+func TestWideCells(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range orientation.DefaultCells() {
+		seen[c.Name] = true
+	}
+	cells := WideCells()
+	if len(cells) != 45 {
+		t.Errorf("%d wide cells, want 45", len(cells))
+	}
+	for _, c := range cells {
+		if seen[c.Name] {
+			t.Errorf("cell %q twice", c.Name)
+		}
+		seen[c.Name] = true
+	}
+	c := Config{Seed: 1}
+	x, _, err := c.sample(cells[len(cells)-1], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, d := x.Dims(); r != 10000 || d != 50 {
+		t.Errorf("last wide cell %d×%d, want 10000×50", r, d)
+	}
+}
+
+// TestWideReport: the report's wide section tallies each n and d and
+// applies the goal that n against d² sets: below d², every bad fit
+// doubtful.
+func TestWideReport(t *testing.T) {
+	row := func(n, d int, eps float64, doubtful bool) Row {
+		return Row{Block: D50Block, Cell: "c", Method: "mipp", N: n, D: d, Epsilon: eps, Doubtful: doubtful}
+	}
+	var b strings.Builder
+	wide(&b, []Row{
+		row(2000, 10, 0.5, false), // not wide
+		row(2000, 50, 0.5, true), row(2000, 50, 0.2, false), row(2000, 50, 0.001, true),
+		row(10000, 50, 0.5, true), row(10000, 50, 0.001, false),
+	})
+	md := b.String()
+	for _, want := range []string{
+		"| n = 2000, d = 50 | n < d² | 1 / 1 (100.0 %) | — | 1 / 2 (50.0 %) | ✗ |",
+		"| n = 10000, d = 50 | n ≥ d² | 0 / 1 (0.0 %) | — | 1 / 1 (100.0 %) | ✓ |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "d = 10") {
+		t.Errorf("a d = 10 fit in the wide section:\n%s", md)
+	}
+	b.Reset()
+	if wide(&b, []Row{row(2000, 10, 0.5, false)}); b.Len() != 0 {
+		t.Errorf("a section without wide fits: %q", b.String())
+	}
+}

@@ -3,6 +3,7 @@ package checkstudy
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -61,7 +62,9 @@ func TestCommittedFitsAreOrientations(t *testing.T) {
 
 // TestCommittedRuns refits and rechecks rows of the committed calibration
 // and gets the recorded ε, verdict and evidence bit for bit. Unless
-// -short, also WF-LSNGCA on the paper's turned data.
+// -short, also WF-LSNGCA on the paper's turned data, MIPP on wide data and
+// an exact axes estimate of the robust variant at d = 30, whose refits
+// follow its path.
 func TestCommittedRuns(t *testing.T) {
 	recorded, err := repro.ReadRows(committed, parseRow)
 	if err != nil {
@@ -74,10 +77,11 @@ func TestCommittedRuns(t *testing.T) {
 	}
 	fits := []fit{{"mix n=2000 d=10 m=2 c k=1 r=0", 1, "imak"}, {"m n=2000 d=10 m=1 skewed k=1 r=0", 1, "mipp"}}
 	if !testing.Short() {
-		fits = append(fits, fit{"paper n=2000 d=10 m=2 b k=turn r=0.4", 1, "wflsngca"})
+		fits = append(fits, fit{"paper n=2000 d=10 m=2 b k=turn r=0.4", 1, "wflsngca"}, fit{"d50 n=2000 d=50 m=2 a k=1 r=0", 1, "mipp"},
+			fit{"d n=2000 d=30 m=2 b k=0 r=0", 1, "wflsngca-robust"})
 	}
 	cells := map[string]orientation.Cell{}
-	for _, c := range append(append(orientation.DefaultCells(), PaperCells(0)...), PaperCells(synth.Turn)...) {
+	for _, c := range slices.Concat(orientation.DefaultCells(), WideCells(), PaperCells(0), PaperCells(synth.Turn)) {
 		cells[c.Name] = c
 	}
 	c := Config{Seed: 1}

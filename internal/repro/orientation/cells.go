@@ -72,8 +72,9 @@ func (c Cell) Spec() (synth.Spec, error) {
 	return synth.Spec{Signal: s, M: c.M, N: c.N, D: c.D, R: c.R, Mix: c.Mix}, nil
 }
 
-// grid returns the cells of every signal × mix × r of one block.
-func grid(block string, m, n, d int, signals []string, mixes []int, rs []float64) []Cell {
+// Grid returns the cells of every signal × mix × r of one block, named as
+// the study names its cells.
+func Grid(block string, m, n, d int, signals []string, mixes []int, rs []float64) []Cell {
 	var cells []Cell
 	for _, s := range signals {
 		for _, k := range mixes {
@@ -94,12 +95,12 @@ func DefaultCells() []Cell {
 	five := []string{"a", "b", "c", "d", "laplace"}
 	turn := synth.Turn
 	var cells []Cell
-	cells = append(cells, grid("mix", 2, 2000, 10, all, []int{0, 1, 2, 4, turn}, []float64{0, 1, 2})...)
-	cells = append(cells, grid("m", 1, 2000, 10, []string{"a", "skewed", "student"}, []int{0, 1, turn}, []float64{0, 1})...)
-	cells = append(cells, grid("m", 3, 2000, 10, []string{"a", "b", "c", "ring", "student"}, []int{0, 1, turn}, []float64{0, 1})...)
-	cells = append(cells, grid("n", 2, 500, 10, five, []int{0, 1, turn}, []float64{0, 1})...)
-	cells = append(cells, grid("n", 2, 10000, 10, five, []int{0, 1, turn}, []float64{0})...)
-	cells = append(cells, grid("d", 2, 2000, 30, five, []int{0, 1, 4, turn}, []float64{0, 1})...)
+	cells = append(cells, Grid("mix", 2, 2000, 10, all, []int{0, 1, 2, 4, turn}, []float64{0, 1, 2})...)
+	cells = append(cells, Grid("m", 1, 2000, 10, []string{"a", "skewed", "student"}, []int{0, 1, turn}, []float64{0, 1})...)
+	cells = append(cells, Grid("m", 3, 2000, 10, []string{"a", "b", "c", "ring", "student"}, []int{0, 1, turn}, []float64{0, 1})...)
+	cells = append(cells, Grid("n", 2, 500, 10, five, []int{0, 1, turn}, []float64{0, 1})...)
+	cells = append(cells, Grid("n", 2, 10000, 10, five, []int{0, 1, turn}, []float64{0})...)
+	cells = append(cells, Grid("d", 2, 2000, 30, five, []int{0, 1, 4, turn}, []float64{0, 1})...)
 	return cells
 }
 
