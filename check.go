@@ -219,8 +219,11 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	}
 	n, d := data.Dims()
 	s := int(q * float64(n))
-	if !(q > 0 && q < 1) || s < 2 || s >= n {
-		return nil, fmt.Errorf("%w: Share = %g leaves %d of %d rows per refit, need at least 2 and fewer than n", ErrParam, opts.Share, s, n)
+	switch {
+	case !(q > 0 && q < 1):
+		return nil, fmt.Errorf("%w: Share = %g, want a share of the rows in (0, 1)", ErrParam, opts.Share)
+	case s < 2 || s >= n:
+		return nil, fmt.Errorf("%w: Share = %g leaves %d of the %d rows per refit, need at least 2 and fewer than all", ErrParam, opts.Share, s, n)
 	}
 	plan, err := config{src: opts.Src, workers: opts.Workers, progress: opts.Progress, steps: 1}.resolve(data.RawMatrix().Rows, data.RawMatrix().Cols)
 	if err != nil {
