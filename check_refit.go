@@ -10,8 +10,8 @@ import (
 )
 
 // checkRun is one estimator fitted for Check: to the full data (when full
-// is true) and to each of the subsamples of the rows. Its results are written
-// by the tasks of runFits, one slot per fit.
+// is true) and to each of the subsamples of the rows. Its results are
+// written by the tasks of runFits, one slot per fit.
 type checkRun struct {
 	est  Estimator
 	full bool
@@ -26,11 +26,11 @@ type checkRun struct {
 	errs    []error
 }
 
-// newCheckRun prepares the fits of est: len(subs) refits, plus the full
-// fit if full, each seeded by two words drawn from rng now (so that the
+// newCheckRun prepares the fits of est: one per refit, plus the full fit
+// if full, each seeded by two words drawn from rng now (so that the
 // draws do not depend on which fits run later).
-func newCheckRun(est Estimator, full bool, subs int, rng *rand.Rand) *checkRun {
-	k := subs
+func newCheckRun(est Estimator, full bool, refits int, rng *rand.Rand) *checkRun {
+	k := refits
 	if full {
 		k++
 	}
