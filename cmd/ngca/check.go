@@ -69,6 +69,10 @@ func writeCheck(w io.Writer, m methods.Method, rep *ngca.CheckReport, auto bool)
 			evidence = append(evidence, fmt.Sprintf("%s failed: %s", a.Method, a.Err))
 		case a.Spread > a.SpreadLimit:
 			evidence = append(evidence, fmt.Sprintf("%s is too unstable to compare with (spread %.2g, ε = %.2g)", a.Method, a.Spread, a.Distance))
+		case a.Agrees && rep.Spread > rep.SpreadLimit:
+			// An unstable fit's Spread widens the limit: the distance is
+			// worth showing, the agreement is not.
+			evidence = append(evidence, fmt.Sprintf("%s lies ε = %.2g from it", a.Method, a.Distance))
 		case a.Agrees:
 			evidence = append(evidence, fmt.Sprintf("agrees with %s (ε = %.2g, normal up to %.2g)", a.Method, a.Distance, a.Limit))
 		default:

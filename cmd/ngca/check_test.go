@@ -119,3 +119,15 @@ func TestCheckAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteCheckUnstable: an unstable fit that a reference's limit, widened
+// by the fit's own Spread, would let agree is not said to agree.
+func TestWriteCheckUnstable(t *testing.T) {
+	rep := &ngca.CheckReport{Doubtful: true, Spread: 1, SpreadLimit: 0.05, RefitRows: 300, Refits: make([]float64, 4),
+		Agreements: []ngca.Agreement{{Method: "IMAK", Distance: 0.89, Limit: 2.01, Spread: 0.02, SpreadLimit: 0.15, Agrees: true}}}
+	var b strings.Builder
+	writeCheck(&b, methods.MustLookup("lsngca"), rep, false)
+	if got := b.String(); strings.Contains(got, "agrees") || !strings.Contains(got, "IMAK lies ε = 0.89 from it") {
+		t.Errorf("writeCheck wrote %q", got)
+	}
+}
