@@ -206,24 +206,10 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	if err != nil {
 		return nil, err
 	}
-	b := opts.Refits
-	switch {
-	case b == 0:
-		b = DefaultCheckRefits
-	case b < 2:
-		return nil, fmt.Errorf("%w: Refits = %d, need at least 2", ErrParam, opts.Refits)
-	}
-	q := opts.Share
-	if q == 0 {
-		q = DefaultCheckShare
-	}
 	n, d := data.Dims()
-	s := int(q * float64(n))
-	switch {
-	case !(q > 0 && q < 1):
-		return nil, fmt.Errorf("%w: Share = %g, want a share of the rows in (0, 1)", ErrParam, opts.Share)
-	case s < 2 || s >= n:
-		return nil, fmt.Errorf("%w: Share = %g leaves %d of the %d rows per refit, need at least 2 and fewer than all", ErrParam, opts.Share, s, n)
+	b, s, err := refitSizes(opts, n)
+	if err != nil {
+		return nil, err
 	}
 	plan, err := config{src: opts.Src, workers: opts.Workers, progress: opts.Progress, steps: 1}.resolve(data.RawMatrix().Rows, data.RawMatrix().Cols)
 	if err != nil {
@@ -232,11 +218,7 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	sw := newStopwatch()
 	subs := drawSubsamples(plan.rng, n, s, b)
 	refs := checkReferences(est, m)
-	refitted := est
-	if p, ok := est.(pathChooser); ok {
-		refitted = p.refitsOf(res)
-	}
-	own := newCheckRun(refitted, false, b, plan.rng)
+	own := newCheckRun(refitEstimator(est, res), false, b, plan.rng)
 	runs := make([]*checkRun, len(refs))
 	for i, r := range refs {
 		runs[i] = newCheckRun(r, true, b, plan.rng)
@@ -265,22 +247,8 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	rep.Spread = min(1, median(rep.Refits)*scale)
 	rep.SpreadLimit = checkStable
 	rep.FewRows = s < d*d
-	for i, r := range runs {
-		if i > 0 {
-			if err := runFits(ctx, plan.workers, []*checkRun{r}, data, subs, tick); err != nil {
-				return nil, err
-			}
-		}
-		a := r.agreement(res.Basis, rep.Spread, scale)
-		rep.Agreements = append(rep.Agreements, a)
-		if i == 0 {
-			sw.lap("refits and " + a.Method)
-		} else {
-			sw.lap(a.Method)
-		}
-		if a.Agrees {
-			break
-		}
+	if rep.Agreements, err = compareReferences(ctx, plan.workers, runs, data, subs, tick, res.Basis, rep.Spread, scale, sw); err != nil {
+		return nil, err
 	}
 	plan.progress.report(total, total)
 	eq := false
@@ -290,6 +258,67 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	rep.judge(b, n, d, eq)
 	rep.Timings = sw.total()
 	return rep, nil
+}
+
+// refitSizes returns the number of refits B and the rows s of each refit
+// that opts ask for on n rows, or ErrParam.
+func refitSizes(opts CheckOptions, n int) (b, s int, err error) {
+	b = opts.Refits
+	switch {
+	case b == 0:
+		b = DefaultCheckRefits
+	case b < 2:
+		return 0, 0, fmt.Errorf("%w: Refits = %d, need at least 2", ErrParam, opts.Refits)
+	}
+	q := opts.Share
+	if q == 0 {
+		q = DefaultCheckShare
+	}
+	s = int(q * float64(n))
+	switch {
+	case !(q > 0 && q < 1):
+		return 0, 0, fmt.Errorf("%w: Share = %g, want a share of the rows in (0, 1)", ErrParam, opts.Share)
+	case s < 2 || s >= n:
+		return 0, 0, fmt.Errorf("%w: Share = %g leaves %d of the %d rows per refit, need at least 2 and fewer than all", ErrParam, opts.Share, s, n)
+	}
+	return b, s, nil
+}
+
+// refitEstimator returns the estimator whose refits Check compares with
+// res: est itself, or for an estimator that chooses between estimates of
+// its own, the one that computes the estimate res returned.
+func refitEstimator(est Estimator, res *Result) Estimator {
+	if p, ok := est.(pathChooser); ok {
+		return p.refitsOf(res)
+	}
+	return est
+}
+
+// compareReferences compares the fit's basis, whose Spread is spread, with
+// the references of runs in turn and stops at the first that agrees. The
+// first reference was fitted with the fit's refits; each later one is
+// fitted here, on the same subsamples. scale is s/(n − s).
+func compareReferences(ctx context.Context, workers int, runs []*checkRun, data *mat.Dense, subs [][]int, tick func(),
+	basis *mat.Dense, spread, scale float64, sw *stopwatch) ([]Agreement, error) {
+	var out []Agreement
+	for i, r := range runs {
+		if i > 0 {
+			if err := runFits(ctx, workers, []*checkRun{r}, data, subs, tick); err != nil {
+				return nil, err
+			}
+		}
+		a := r.agreement(basis, spread, scale)
+		out = append(out, a)
+		if i == 0 {
+			sw.lap("refits and " + a.Method)
+		} else {
+			sw.lap(a.Method)
+		}
+		if a.Agrees {
+			break
+		}
+	}
+	return out, nil
 }
 
 // pathChooser is an estimator whose fits choose between estimates of its
