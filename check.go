@@ -44,6 +44,18 @@ const (
 	checkReferenceStable = 0.15
 )
 
+// When the refits hold fewer than d² rows (CheckReport.FewRows), the
+// agreement limit leaves the reference's Spread out:
+//
+//	Distance ≤ checkAgreeFactor·Spread + checkAgreeFloor.
+//
+// The references are blind to the columns' orientation, and such an
+// estimate needs about d² rows for a symmetric signal; refits below that
+// are in a harder regime than the reference's fit to all n rows, so their
+// Spread overstates its error, and a limit widened by it would let a
+// biased fit pass. The reference's error then counts as none, which keeps
+// the burden of proof with the fit.
+
 // CheckOptions configure Check. The zero value means the defaults.
 type CheckOptions struct {
 	// Refits is the number B of refits on random subsamples of the rows,
@@ -105,7 +117,8 @@ type CheckReport struct {
 	// an estimate blind to the columns' orientation needs for a symmetric
 	// signal, whose fourth moments are the first to differ from a
 	// Gaussian's. An unstable fit is then named as such in Reasons, with
-	// what may help; it does not change the verdict.
+	// what may help, and the references' Spreads, which such refits
+	// overstate, are left out of the agreement limits (Agreement.Limit).
 	FewRows bool
 
 	// Agreements compares the fit with estimates of another kind, in
@@ -133,7 +146,8 @@ type Agreement struct {
 	Refits []float64
 	Spread float64
 	// Limit is the largest Distance that counts as agreement,
-	// 2·(fit's Spread + Spread) + 0.01, SpreadLimit the largest Spread of
+	// 2·(fit's Spread + Spread) + 0.01, or 2·fit's Spread + 0.01 when the
+	// refits' rows are few (CheckReport.FewRows), SpreadLimit the largest Spread of
 	// a reference that can vouch for a fit, 0.15, and Agrees reports
 	// Distance ≤ Limit and Spread ≤ SpreadLimit.
 	Limit       float64
@@ -172,7 +186,9 @@ type Agreement struct {
 //     sound estimates differ by about the sum of their errors, which the
 //     two Spreads estimate; a fit that is stable but biased, such as the
 //     published least-squares methods on data whose subspace is not along
-//     the columns, lies farther from every reference than that.
+//     the columns, lies farther from every reference than that. When the
+//     refits hold fewer than d² rows (FewRows), the references' refits
+//     overstate their error, and Spread_ref is left out of the limit.
 //
 // The fit is Doubtful when it is unstable or agrees with no reference.
 // Fits of the equivariant estimators (MIPP, IMAK, SNGCA) are judged by
@@ -247,7 +263,7 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	rep.Spread = min(1, median(rep.Refits)*scale)
 	rep.SpreadLimit = checkStable
 	rep.FewRows = s < d*d
-	if rep.Agreements, err = compareReferences(ctx, plan.workers, runs, data, subs, tick, res.Basis, rep.Spread, scale, sw); err != nil {
+	if rep.Agreements, err = compareReferences(ctx, plan.workers, runs, data, subs, tick, res.Basis, rep.Spread, scale, rep.FewRows, sw); err != nil {
 		return nil, err
 	}
 	plan.progress.report(total, total)
@@ -297,9 +313,10 @@ func refitEstimator(est Estimator, res *Result) Estimator {
 // compareReferences compares the fit's basis, whose Spread is spread, with
 // the references of runs in turn and stops at the first that agrees. The
 // first reference was fitted with the fit's refits; each later one is
-// fitted here, on the same subsamples. scale is s/(n − s).
+// fitted here, on the same subsamples. scale is s/(n − s); few reports
+// that the refits hold fewer than d² rows.
 func compareReferences(ctx context.Context, workers int, runs []*checkRun, data *mat.Dense, subs [][]int, tick func(),
-	basis *mat.Dense, spread, scale float64, sw *stopwatch) ([]Agreement, error) {
+	basis *mat.Dense, spread, scale float64, few bool, sw *stopwatch) ([]Agreement, error) {
 	var out []Agreement
 	for i, r := range runs {
 		if i > 0 {
@@ -307,7 +324,7 @@ func compareReferences(ctx context.Context, workers int, runs []*checkRun, data 
 				return nil, err
 			}
 		}
-		a := r.agreement(basis, spread, scale)
+		a := r.agreement(basis, spread, scale, few)
 		out = append(out, a)
 		if i == 0 {
 			sw.lap("refits and " + a.Method)
@@ -376,8 +393,8 @@ func checkReferences(est Estimator, m int) []Estimator {
 // agreement compares the reference fitted by r, an estimator of this
 // package, with the fit's basis, whose Spread is spread; scale is
 // s/(n − s), which scales the median of the reference's refits to its
-// Spread.
-func (r *checkRun) agreement(basis *mat.Dense, spread, scale float64) Agreement {
+// Spread; few leaves that Spread out of the limit (FewRows).
+func (r *checkRun) agreement(basis *mat.Dense, spread, scale float64, few bool) Agreement {
 	a := Agreement{Distance: math.NaN(), Limit: math.NaN(), SpreadLimit: checkReferenceStable}
 	full := r.results[0]
 	if r.errs[0] != nil || full == nil {
@@ -389,7 +406,11 @@ func (r *checkRun) agreement(basis *mat.Dense, spread, scale float64) Agreement 
 	a.Distance = SubspaceError(basis, full.Basis)
 	a.Refits, _, _ = r.refitErrors(full.Basis)
 	a.Spread = min(1, median(a.Refits)*scale)
-	a.Limit = checkAgreeFactor*(spread+a.Spread) + checkAgreeFloor
+	widen := a.Spread
+	if few {
+		widen = 0
+	}
+	a.Limit = checkAgreeFactor*(spread+widen) + checkAgreeFloor
 	a.Agrees = a.Distance <= a.Limit && a.Spread <= a.SpreadLimit
 	return a
 }

@@ -261,7 +261,33 @@ func TestCheckFewRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	est := &ngca.MIPP{Dim: 2, Src: rand.NewPCG(1, 1)}
+	rep := fitCheck(t, &ngca.MIPP{Dim: 2, Src: rand.NewPCG(1, 1)}, x)
+	want := "400 rows are few for 30 columns"
+	if !rep.Doubtful || !slices.ContainsFunc(rep.Reasons, func(r string) bool { return strings.HasPrefix(r, want) && strings.Contains(r, "the robust variant") }) {
+		t.Errorf("doubtful %v, reasons %q; want a reason starting %q that advises the robust variant", rep.Doubtful, rep.Reasons, want)
+	}
+	// The robust variant's own check does not advise itself.
+	rep = fitCheck(t, &ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 1)}, x)
+	for _, r := range rep.Reasons {
+		if strings.HasPrefix(r, want) && strings.Contains(r, "robust variant") {
+			t.Errorf("the robust variant's check advises it: %q", r)
+		}
+	}
+	// Below d² rows the references' Spreads, measured on refits in a
+	// harder regime than their fits, do not widen the agreement limit.
+	if !rep.FewRows || len(rep.Agreements) == 0 {
+		t.Fatalf("FewRows %v, %d agreements; want few rows and a reference", rep.FewRows, len(rep.Agreements))
+	}
+	for _, a := range rep.Agreements {
+		if want := 2*rep.Spread + 0.01; a.Err == "" && a.Limit != want {
+			t.Errorf("%s: limit %g with few rows, want 2·Spread + 0.01 = %g (reference's Spread %g left out)", a.Method, a.Limit, want, a.Spread)
+		}
+	}
+}
+
+// fitCheck fits est to x and checks the fit with a fixed source.
+func fitCheck(t *testing.T, est ngca.Estimator, x mat.Matrix) *ngca.CheckReport {
+	t.Helper()
 	res, err := est.Fit(context.Background(), x)
 	if err != nil {
 		t.Fatal(err)
@@ -270,21 +296,20 @@ func TestCheckFewRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "400 rows are few for 30 columns"
-	if !rep.Doubtful || !slices.ContainsFunc(rep.Reasons, func(r string) bool { return strings.HasPrefix(r, want) && strings.Contains(r, "the robust variant") }) {
-		t.Errorf("doubtful %v, reasons %q; want a reason starting %q that advises the robust variant", rep.Doubtful, rep.Reasons, want)
+	return rep
+}
+
+// TestCheckLimit: with rows enough, the agreement limit is
+// 2·(Spread + reference's Spread) + 0.01.
+func TestCheckLimit(t *testing.T) {
+	x, _ := checkData(t, "b", synth.Spec{N: 1000, Mix: 1}, 7)
+	rep := fitCheck(t, &ngca.WFLSNGCA{Dim: 2}, x)
+	if rep.FewRows || len(rep.Agreements) == 0 {
+		t.Fatalf("FewRows %v, %d agreements", rep.FewRows, len(rep.Agreements))
 	}
-	// The robust variant's own check does not advise itself.
-	rob := &ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 1)}
-	if res, err = rob.Fit(context.Background(), x); err != nil {
-		t.Fatal(err)
-	}
-	if rep, err = ngca.Check(context.Background(), rob, x, res, ngca.CheckOptions{Src: rand.NewPCG(2, 2)}); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rep.Reasons {
-		if strings.HasPrefix(r, want) && strings.Contains(r, "robust variant") {
-			t.Errorf("the robust variant's check advises it: %q", r)
+	for _, a := range rep.Agreements {
+		if want := 2*(rep.Spread+a.Spread) + 0.01; a.Limit != want {
+			t.Errorf("%s: limit %g, want %g", a.Method, a.Limit, want)
 		}
 	}
 }

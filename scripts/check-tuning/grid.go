@@ -65,6 +65,9 @@ type rule struct {
 	b                int
 	stable, k, floor float64
 	refStable        float64
+	// wide keeps the references' Spread in the agreement limit when the
+	// refits hold fewer than d² rows, as Check did before it left it out.
+	wide bool
 }
 
 // doubtful applies Check's rule: unstable, or (for the estimators that
@@ -84,9 +87,14 @@ func (r rule) doubtful(e fitEvidence) bool {
 	case "mipp", "imak", "sngca":
 		return false // the equivariant estimators: stability alone
 	}
+	few := int(shares[r.share]*float64(e.n)) < e.d*e.d
 	for _, f := range refs {
 		s := r.spread(f.refits)
-		if s <= r.refStable && f.d <= r.k*(spread+s)+r.floor {
+		widen := s
+		if few && !r.wide {
+			widen = 0
+		}
+		if s <= r.refStable && f.d <= r.k*(spread+widen)+r.floor {
 			return false
 		}
 	}
@@ -215,6 +223,15 @@ func printGrid(path string) error {
 	fmt.Printf("\nThe chosen rule (q 0.75, B 4, τ 0.05, k 2, reference limit 0.15) calls %d of %d bad and %d of %d good fits doubtful; "+
 		"calling a fit with separation < 10 doubtful as well would make it %d of %d bad and %d of %d good.\n",
 		sure.badDoubt, sure.bad, sure.goodDoubt, sure.good, weak.badDoubt, weak.bad, weak.goodDoubt, weak.good)
+	wide := chosen
+	wide.wide = true
+	var was count
+	for _, f := range fits {
+		was.add(f, wide.doubtful(f))
+	}
+	fmt.Printf("\nLeaving the references' Spread out of the limit when the refits hold fewer than d² rows: "+
+		"with it kept in, the chosen rule would call %d of %d bad and %d of %d good fits doubtful.\n",
+		was.badDoubt, was.bad, was.goodDoubt, was.good)
 	fmt.Printf("\nEquivariant estimators (MIPP, IMAK, SNGCA), judged by stability alone: %d of %d bad fits unstable, %d of %d good; "+
 		"judging MIPP's fits by agreement with IMAK as well would call %d of its %d bad and %d of its %d good fits doubtful.\n",
 		eqAll.badDoubt, eqAll.bad, eqAll.goodDoubt, eqAll.good, eqMIPPRef.badDoubt, eqMIPPRef.bad, eqMIPPRef.goodDoubt, eqMIPPRef.good)
