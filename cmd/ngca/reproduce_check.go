@@ -59,8 +59,8 @@ func runCheckStudy(ctx context.Context, e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "random seed (the orientation study's)")
 	workers := fs.Int("workers", 0, "data sets at once (0 = all CPUs)")
 	ms := fs.String("methods", methods.Keys(methods.All()), "comma-separated estimators, from "+methods.Names())
-	blocks := fs.String("blocks", strings.Join(append(slices.Clone(orientation.Blocks), checkstudy.WideBlocks...), ","),
-		"blocks of cells to run: the orientation study's ("+strings.Join(orientation.Blocks, ", ")+") and wide data ("+strings.Join(checkstudy.WideBlocks, ", ")+"); empty: none")
+	blocks := fs.String("blocks", strings.Join(append(slices.Clone(checkstudy.OrientationBlocks), checkstudy.WideBlocks...), ","),
+		"blocks of cells to run: the orientation study's ("+strings.Join(checkstudy.OrientationBlocks, ", ")+") and wide data ("+strings.Join(checkstudy.WideBlocks, ", ")+"); empty: none")
 	signals := fs.String("signals", "", "signals of the cells to run (default all)")
 	resume := fs.Bool("resume", false, "keep the fits of -out's check.csv and run only the missing ones; the file must come from a run with the same -seed (not checked)")
 	reportOnly := fs.Bool("report-only", false, "rebuild check.md from -out's check.csv without fitting")
@@ -120,10 +120,10 @@ func studyCells(blocks, signals []string) ([]orientation.Cell, error) {
 	cells := []orientation.Cell{}
 	for _, b := range blocks {
 		switch {
-		case slices.Contains(orientation.Blocks, b):
+		case slices.Contains(checkstudy.OrientationBlocks, b):
 			own = append(own, b)
 		case !slices.Contains(checkstudy.WideBlocks, b):
-			return nil, fmt.Errorf("unknown block %q (want some of %s)", b, strings.Join(append(slices.Clone(orientation.Blocks), checkstudy.WideBlocks...), ", "))
+			return nil, fmt.Errorf("unknown block %q (want some of %s)", b, strings.Join(append(slices.Clone(checkstudy.OrientationBlocks), checkstudy.WideBlocks...), ", "))
 		}
 	}
 	if len(own) > 0 {

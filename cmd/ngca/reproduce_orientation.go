@@ -20,13 +20,17 @@ Fits every estimator (-methods; default all six) to synthetic data whose
 m-dimensional non-Gaussian signal sits on random columns among Gaussian noise
 columns of condition number 10^(2r), turned with k of the noise columns
 (k = turn: all columns turned), and compares each fit with MIPP's on the same
-data set. 268 cells in four blocks (-blocks):
-  mix  135 cells: n=2000 d=10 m=2, all nine signals, k=0,1,2,4,turn, r=0,1,2
-  m     48 cells: n=2000 d=10, m=1 (a, skewed, student) and
-                  m=3 (a, b, c, ring, student), k=0,1,turn, r=0,1
-  n     45 cells: d=10 m=2, signals a-d and laplace, k=0,1,turn:
-                  n=500 at r=0,1 and n=10000 at r=0
-  d     40 cells: n=2000 d=30 m=2, signals a-d and laplace, k=0,1,4,turn, r=0,1
+data set. 370 cells in six blocks (-blocks):
+  mix      135 cells: n=2000 d=10 m=2, all nine signals, k=0,1,2,4,turn, r=0,1,2
+  m         48 cells: n=2000 d=10, m=1 (a, skewed, student) and
+                      m=3 (a, b, c, ring, student), k=0,1,turn, r=0,1
+  n         45 cells: d=10 m=2, signals a-d and laplace, k=0,1,turn:
+                      n=500 at r=0,1 and n=10000 at r=0
+  d         40 cells: n=2000 d=30 m=2, signals a-d and laplace, k=0,1,4,turn, r=0,1
+  aligned   72 cells: m=2, all nine signals on the columns (k=0),
+                      n=1000,1500, d=10,30, r=0.3,1
+  d50       30 cells: d=50 m=2, signals a-d and laplace, k=0,1,turn, r=0,
+                      n=2000 (below d^2) and 10000
 Signals (-signals): a, b, c, d (the paper's; d is 2-D only), uniform,
 laplace, skewed, ring, student.
 Each cell has -seeds data sets. SNGCA takes about 3 s a fit, two thirds of

@@ -77,7 +77,7 @@ func main() {
 // block in a fixed random order of the orientation study's cells and the
 // check study's wide cells.
 func selectCells(spec string) ([]orientation.Cell, error) {
-	all := append(orientation.DefaultCells(), checkstudy.WideCells()...)
+	all := append(checkstudy.OrientationCells(), checkstudy.WideCells()...)
 	perm := rand.New(rand.NewPCG(3, 3)).Perm(len(all))
 	want := map[string]int{}
 	for _, f := range strings.Split(spec, ",") {

@@ -39,6 +39,11 @@ def main(folder):
         ("d = 30, along the columns (block `d`)", lambda c: c["block"] == "d" and c["mix"] == "0"),
         ("d = 30, mixed or turned", lambda c: c["block"] == "d" and c["mix"] != "0"),
         ("n = 500, all placements (block `n`)", lambda c: c["block"] == "n" and c["n"] == "500"),
+        ("n = 1000 and 1500, along the columns, d = 10 (block `aligned`)", lambda c: c["block"] == "aligned" and c["d"] == "10"),
+        ("n = 1000 and 1500, along the columns, d = 30 (block `aligned`)", lambda c: c["block"] == "aligned" and c["d"] == "30"),
+        ("d = 50, n = 2000 (below d², block `d50`)", lambda c: c["block"] == "d50" and c["n"] == "2000"),
+        ("d = 50, n = 10⁴, along the columns", lambda c: c["block"] == "d50" and c["n"] == "10000" and c["mix"] == "0"),
+        ("d = 50, n = 10⁴, mixed or turned", lambda c: c["block"] == "d50" and c["n"] == "10000" and c["mix"] != "0"),
     ]
     print("| median ε per cell | " + " | ".join(LABELS) + " |")
     print("|---" * (len(LABELS) + 1) + "|")
@@ -46,6 +51,9 @@ def main(folder):
         out = []
         for m in METHODS:
             meds = [float(c["median"]) for c in cells if c["method"] == m and keep(c)]
+            if not meds:
+                out.append("—")
+                continue
             out.append("%s (%s–%s)" % (num(statistics.median(meds)), num(min(meds)), num(max(meds))))
         print("| %s | %s |" % (name, " | ".join(out)))
     fits = list(csv.DictReader(open(os.path.join(folder, "orientation.csv"))))

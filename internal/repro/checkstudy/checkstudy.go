@@ -39,7 +39,7 @@ var PaperRs = []float64{0, 0.2, 0.4, 0.6, 0.8}
 
 // Config describes the study.
 type Config struct {
-	// Cells are the orientation study's cells to run (nil: all 268) and
+	// Cells are the cells to run (nil: OrientationCells, 268) and
 	// Seeds their data sets (nil: {1}; the check's thresholds were chosen
 	// on seed 0).
 	Cells []orientation.Cell
@@ -107,7 +107,7 @@ func Run(ctx context.Context, c Config) error {
 
 func (c *Config) defaults() {
 	if c.Cells == nil {
-		c.Cells = orientation.DefaultCells()
+		c.Cells = OrientationCells()
 	}
 	if c.Seeds == nil {
 		c.Seeds = []int{1}
@@ -152,24 +152,40 @@ const (
 	D50Block = "d50"
 )
 
+// OrientationBlocks are the orientation study's blocks whose cells the
+// check study calibrates on: mix, m, n and d (that study's blocks aligned
+// and d50 came later; d50's cells are the wide block of the same name).
+var OrientationBlocks = []string{"mix", "m", "n", "d"}
+
+// OrientationCells returns the orientation study's cells of
+// OrientationBlocks, in that study's order.
+func OrientationCells() []orientation.Cell {
+	cells, err := orientation.SelectCells(OrientationBlocks, nil)
+	if err != nil {
+		panic(err) // the blocks are the orientation study's own
+	}
+	return cells
+}
+
 // WideBlocks are the names of the blocks of WideCells.
 var WideBlocks = []string{D30Block, D50Block}
 
-// WideCells are the cells of wide data that the orientation study does not
-// have, 45 in all: m = 2, signals a–d and laplace, the subspace on the
-// columns (k = 0), mixed with one noise column (k = 1) or turned, r = 0; at
-// d = 30 with n = 5000 (block d30) and at d = 50 with n = 2000 and 10000
-// (block d50). With the orientation study's block d (n = 2000, d = 30) they
-// cover n below and above about d² rows, which an estimate blind to the
-// columns' orientation needs for a symmetric signal.
+// WideCells are the cells of wide data, 45 in all: m = 2, signals a–d and
+// laplace, the subspace on the columns (k = 0), mixed with one noise column
+// (k = 1) or turned, r = 0; at d = 30 with n = 5000 (block d30) and at
+// d = 50 with n = 2000 and 10000 (block d50, the orientation study's block
+// of that name). With the orientation study's block d (n = 2000, d = 30)
+// they cover n below and above about d² rows, which an estimate blind to
+// the columns' orientation needs for a symmetric signal.
 func WideCells() []orientation.Cell {
 	five := []string{"a", "b", "c", "d", "laplace"}
 	mixes := []int{0, 1, synth.Turn}
-	var cells []orientation.Cell
-	cells = append(cells, orientation.Grid(D30Block, 2, 5000, 30, five, mixes, []float64{0})...)
-	cells = append(cells, orientation.Grid(D50Block, 2, 2000, 50, five, mixes, []float64{0})...)
-	cells = append(cells, orientation.Grid(D50Block, 2, 10000, 50, five, mixes, []float64{0})...)
-	return cells
+	cells := orientation.Grid(D30Block, 2, 5000, 30, five, mixes, []float64{0})
+	d50, err := orientation.SelectCells([]string{D50Block}, nil)
+	if err != nil {
+		panic(err) // D50Block is the orientation study's own
+	}
+	return append(cells, d50...)
 }
 
 // jobs lists the data sets with fits to make and their expected costs:

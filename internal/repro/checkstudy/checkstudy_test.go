@@ -115,11 +115,12 @@ func TestRowRoundTrip(t *testing.T) {
 	}
 }
 
-// TestWideCells: the wide cells have distinct names that no orientation
-// cell has, and draw data of their size.
+// TestWideCells: the wide cells have distinct names that no cell of the
+// orientation blocks the study calibrates on has, and draw data of their
+// size.
 func TestWideCells(t *testing.T) {
 	seen := map[string]bool{}
-	for _, c := range orientation.DefaultCells() {
+	for _, c := range OrientationCells() {
 		seen[c.Name] = true
 	}
 	cells := WideCells()

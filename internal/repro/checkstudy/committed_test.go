@@ -81,7 +81,7 @@ func TestCommittedRuns(t *testing.T) {
 			fit{"d n=2000 d=30 m=2 b k=0 r=0", 1, "wflsngca-robust"})
 	}
 	cells := map[string]orientation.Cell{}
-	for _, c := range slices.Concat(orientation.DefaultCells(), WideCells(), PaperCells(0), PaperCells(synth.Turn)) {
+	for _, c := range slices.Concat(OrientationCells(), WideCells(), PaperCells(0), PaperCells(synth.Turn)) {
 		cells[c.Name] = c
 	}
 	c := Config{Seed: 1}

@@ -28,14 +28,16 @@ type Cell struct {
 }
 
 // Blocks are the names of the blocks, in the order of the study.
-var Blocks = []string{"mix", "m", "n", "d"}
+var Blocks = []string{"mix", "m", "n", "d", "aligned", "d50"}
 
 // blockAbout says what the data of each block are.
 var blockAbout = map[string]string{
-	"mix": "n = 2000, d = 10, m = 2: all nine signals, turned with k = 0, 1, 2, 4 noise columns or all (turn), r = 0, 1, 2",
-	"m":   "n = 2000, d = 10: m = 1 (a, skewed, student) and m = 3 (a, b, c, ring, student), k = 0, 1, turn, r = 0, 1",
-	"n":   "d = 10, m = 2, signals a–d and laplace, k = 0, 1, turn: n = 500 at r = 0, 1 and n = 10000 at r = 0",
-	"d":   "n = 2000, d = 30, m = 2, signals a–d and laplace, k = 0, 1, 4, turn, r = 0, 1",
+	"mix":     "n = 2000, d = 10, m = 2: all nine signals, turned with k = 0, 1, 2, 4 noise columns or all (turn), r = 0, 1, 2",
+	"m":       "n = 2000, d = 10: m = 1 (a, skewed, student) and m = 3 (a, b, c, ring, student), k = 0, 1, turn, r = 0, 1",
+	"n":       "d = 10, m = 2, signals a–d and laplace, k = 0, 1, turn: n = 500 at r = 0, 1 and n = 10000 at r = 0",
+	"d":       "n = 2000, d = 30, m = 2, signals a–d and laplace, k = 0, 1, 4, turn, r = 0, 1",
+	"aligned": "m = 2, all nine signals on the columns (k = 0): n = 1000 and 1500, d = 10 and 30, r = 0.3 and 1",
+	"d50":     "d = 50, m = 2, signals a–d and laplace, k = 0, 1, turn, r = 0: n = 2000 (below d² = 2500) and 10000",
 }
 
 // MixString writes a Mix value as the files do: the number, or "turn".
@@ -88,8 +90,8 @@ func Grid(block string, m, n, d int, signals []string, mixes []int, rs []float64
 	return cells
 }
 
-// DefaultCells are the study's 268 cells: 135 of block mix, 48 of m, 45
-// of n and 40 of d.
+// DefaultCells are the study's 370 cells: 135 of block mix, 48 of m, 45
+// of n, 40 of d, 72 of aligned and 30 of d50.
 func DefaultCells() []Cell {
 	all := signalNames()
 	five := []string{"a", "b", "c", "d", "laplace"}
@@ -101,6 +103,14 @@ func DefaultCells() []Cell {
 	cells = append(cells, Grid("n", 2, 500, 10, five, []int{0, 1, turn}, []float64{0, 1})...)
 	cells = append(cells, Grid("n", 2, 10000, 10, five, []int{0, 1, turn}, []float64{0})...)
 	cells = append(cells, Grid("d", 2, 2000, 30, five, []int{0, 1, 4, turn}, []float64{0, 1})...)
+	for _, n := range []int{1000, 1500} {
+		for _, d := range []int{10, 30} {
+			cells = append(cells, Grid("aligned", 2, n, d, all, []int{0}, []float64{0.3, 1})...)
+		}
+	}
+	for _, n := range []int{2000, 10000} {
+		cells = append(cells, Grid("d50", 2, n, 50, five, []int{0, 1, turn}, []float64{0})...)
+	}
 	return cells
 }
 
@@ -110,7 +120,7 @@ func DefaultCells() []Cell {
 func SelectCells(blocks, signals []string) ([]Cell, error) {
 	for _, b := range blocks {
 		if !slices.Contains(Blocks, b) {
-			return nil, fmt.Errorf("unknown block %q (want some of mix, m, n, d)", b)
+			return nil, fmt.Errorf("unknown block %q (want some of %s)", b, strings.Join(Blocks, ", "))
 		}
 	}
 	for _, s := range signals {

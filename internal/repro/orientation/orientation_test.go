@@ -41,9 +41,9 @@ func TestCells(t *testing.T) {
 			t.Errorf("%s: data %d×%d, truth with %d columns", c.Name, r, d, truth.RawMatrix().Cols)
 		}
 	}
-	want := map[string]int{"mix": 135, "m": 48, "n": 45, "d": 40}
-	if !reflect.DeepEqual(count, want) || len(cells) != 268 {
-		t.Errorf("%d cells by block %v, want 268 as %v", len(cells), count, want)
+	want := map[string]int{"mix": 135, "m": 48, "n": 45, "d": 40, "aligned": 72, "d50": 30}
+	if !reflect.DeepEqual(count, want) || len(cells) != 370 {
+		t.Errorf("%d cells by block %v, want 370 as %v", len(cells), count, want)
 	}
 	if c := cells[1]; c.Name != "mix n=2000 d=10 m=2 a k=0 r=1" {
 		t.Errorf("cell name %q", c.Name)
@@ -328,5 +328,39 @@ func TestLostCells(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
+	}
+}
+
+// TestExactAndWideGoals: the exact-axes goals count the robust variant's
+// aligned fits with n ≥ 1000 and d ≤ 30 only, and the wide goal compares
+// medians with MIPP's in the turned cells with d ≥ 50 and n ≥ 10000.
+func TestExactAndWideGoals(t *testing.T) {
+	var rows []Row
+	add := func(cell string, mix, n, d, seed int, method, path string, eps, epsAxes float64) {
+		rows = append(rows, Row{Block: "x", Cell: cell, Signal: "a", M: 2, N: n, D: d, Mix: mix, Seed: seed, Method: method,
+			Epsilon: eps, Path: path, Robust: method == robustKey, EpsilonAxes: epsAxes, EpsilonEquivar: 0.01, P: math.NaN(), Distance: 1})
+	}
+	eq := ngca.RobustEquivariant.String()
+	for s := range 4 {
+		add("al", 0, 1000, 30, s, "mipp", "", 0.01, math.NaN())
+	}
+	add("al", 0, 1000, 30, 0, robustKey, axesPath, 0, 0)    // exact, returned
+	add("al", 0, 1000, 30, 1, robustKey, eq, 0.01, 1e-9)    // exact, not returned
+	add("al", 0, 1000, 30, 2, robustKey, eq, 0.01, 0.4)     // axes estimate wrong
+	add("al", 0, 1000, 30, 3, robustKey, axesPath, 0, 0)    // exact, returned
+	add("small", 0, 500, 10, 0, robustKey, eq, 0.01, 1e-9)  // n < 1000: not counted
+	add("wide", 0, 2000, 50, 0, robustKey, eq, 0.01, 1e-9)  // d > 30: not counted
+	add("mixed", 1, 2000, 10, 0, robustKey, eq, 0.01, 1e-9) // k > 0: not counted
+	for s := range 2 {
+		add("turned", turnMix, 10000, 50, s, "mipp", "", 0.02, math.NaN())
+		add("turned", turnMix, 10000, 50, s, robustKey, eq, 0.011, math.NaN())
+	}
+	a := analyse(rows)
+	gs := a.exactGoals()
+	if gs[0].ok || gs[0].detail != "2 of 3 (66.7 %)" || gs[1].ok || gs[1].detail != "3 of 4 (75.0 %)" {
+		t.Errorf("exact goals %+v", gs)
+	}
+	if g := a.wideGoal(robustKey); g.ok || g.none || g.detail != "0 of 1 cells, largest ratio 0.55" {
+		t.Errorf("wide goal %+v", g)
 	}
 }

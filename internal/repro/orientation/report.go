@@ -177,10 +177,18 @@ func (a *analysis) fitsPerCell() string {
 	var parts []string
 	most := make(map[string]int)
 	for _, m := range a.methods {
+		least := -1
 		for _, c := range a.cells {
 			if f := a.fits[cmKey{c.Name, m}]; f != nil {
 				most[m] = max(most[m], len(f.eps))
+				if least < 0 || len(f.eps) < least {
+					least = len(f.eps)
+				}
 			}
+		}
+		if least >= 0 && least < most[m] {
+			parts = append(parts, sprintf("%s %d to %d", label(m), least, most[m]))
+			continue
 		}
 		parts = append(parts, sprintf("%s %d", label(m), most[m]))
 	}

@@ -219,12 +219,12 @@ func (s summary) medianGoals() []goal {
 }
 
 // alignedGoal checks the robust variant's median ε ≤ 1e-4 in the aligned
-// cells (k = 0, r = 0, n ≥ 2000).
+// cells (k = 0, r = 0, n ≥ 2000, d ≤ 30).
 func (a *analysis) alignedGoal(method string) goal {
 	met, total, top := 0, 0, 0.0
 	for _, c := range a.cells {
 		f := a.fits[cmKey{c.Name, method}]
-		if f == nil || c.Mix != 0 || c.R != 0 || c.N < 2000 {
+		if f == nil || c.Mix != 0 || c.R != 0 || c.N < 2000 || c.D > 30 {
 			continue
 		}
 		total++
@@ -234,7 +234,7 @@ func (a *analysis) alignedGoal(method string) goal {
 			met++
 		}
 	}
-	return goal{"aligned cells (k = 0, r = 0, n ≥ 2000): median ε ≤ 1e-4",
+	return goal{"aligned cells (k = 0, r = 0, n ≥ 2000, d ≤ 30): median ε ≤ 1e-4",
 		sprintf("%d of %d cells, largest median %.2g", met, total, top), met == total, total == 0}
 }
 
@@ -243,9 +243,34 @@ func (a *analysis) alignedGoal(method string) goal {
 // in every such cell of at least three of the four signals. The detail
 // lists, per signal, the cells that meet it.
 func (a *analysis) stretchGoal(method string) goal {
-	g := goal{name: "stretch: turned cells (k = turn, r ≤ 1, n ≥ 2000): median ≤ 0.6 × MIPP's on at least three of a–d", none: true}
-	signals := 0
-	for _, sig := range []string{"a", "b", "c", "d"} {
+	g := a.turnedGoal(method, "stretch: turned cells (k = turn, r ≤ 1, n ≥ 2000): median ≤ 0.6 × MIPP's on at least three of a–d",
+		[]string{"a", "b", "c", "d"}, 0.6)
+	g.ok = g.signals >= 3
+	return g.goal
+}
+
+// stretchABGoal checks the stretch goal on the turned cells (k = turn,
+// r ≤ 1, n ≥ 2000) of the paper's signals (a) and (b), where the robust
+// variant returns MIPP's start: median ≤ 0.8 × MIPP's in every one.
+func (a *analysis) stretchABGoal(method string) goal {
+	g := a.turnedGoal(method, "stretch: turned cells of (a) and (b) (k = turn, r ≤ 1, n ≥ 2000): median ≤ 0.8 × MIPP's",
+		[]string{"a", "b"}, 0.8)
+	g.ok = g.signals == 2
+	return g.goal
+}
+
+// signalGoal is a goal over the turned cells of some signals, with the
+// number of signals that meet it in every cell.
+type signalGoal struct {
+	goal
+	signals int
+}
+
+// turnedGoal counts, per signal, the turned cells (r ≤ 1, n ≥ 2000) where
+// method's median is at most factor × MIPP's.
+func (a *analysis) turnedGoal(method, name string, signals []string, factor float64) signalGoal {
+	g := signalGoal{goal: goal{name: name, none: true}}
+	for _, sig := range signals {
 		met, total := 0, 0
 		for _, c := range a.cells {
 			f, m := a.fits[cmKey{c.Name, method}], a.fits[cmKey{c.Name, mippKey}]
@@ -253,18 +278,67 @@ func (a *analysis) stretchGoal(method string) goal {
 				continue
 			}
 			total++
-			if f.median() <= 0.6*m.median() {
+			if f.median() <= factor*m.median() {
 				met++
 			}
 		}
 		if total > 0 && met == total {
-			signals++
+			g.signals++
 		}
 		g.none = g.none && total == 0
 		g.detail += sprintf("%s %d/%d; ", sig, met, total)
 	}
 	g.detail = g.detail[:len(g.detail)-2]
-	g.ok = signals >= 3
+	return g
+}
+
+// exactGoals check the robust variant's fits on aligned data (k = 0,
+// r ≤ 2, n ≥ 1000, d ≤ 30): the exact axes estimates returned in at least
+// 99 % of the fits where the axes estimate is exact (ε ≤ exactEps), and
+// the axes estimate exact in at least 95 % of the fits.
+func (a *analysis) exactGoals() []goal {
+	fits, exact, returned := 0, 0, 0
+	for _, r := range a.rows {
+		if r.Method != robustKey || r.Mix != 0 || r.R > 2 || r.N < 1000 || r.D > 30 {
+			continue
+		}
+		fits++
+		if r.failed() || !(r.EpsilonAxes <= exactEps) {
+			continue
+		}
+		exact++
+		if r.Path == axesPath {
+			returned++
+		}
+	}
+	share := func(k, n int) float64 { return float64(k) / float64(n) }
+	pct := func(k, n int) string { return sprintf("%d of %d (%.1f %%)", k, n, 100*share(k, n)) }
+	return []goal{
+		{"aligned fits (k = 0, r ≤ 2, n ≥ 1000, d ≤ 30): exact axes estimate returned in ≥ 99 % of the fits where it is exact",
+			pct(returned, exact), share(returned, exact) >= 0.99, exact == 0},
+		{"aligned fits (k = 0, r ≤ 2, n ≥ 1000, d ≤ 30): axes estimate exact in ≥ 95 % of the fits",
+			pct(exact, fits), share(exact, fits) >= 0.95, fits == 0},
+	}
+}
+
+// wideGoal checks, in the turned cells with d ≥ 50 and n ≥ 10000, that
+// method's median ε is at most half of MIPP's.
+func (a *analysis) wideGoal(method string) goal {
+	g := goal{name: "d = 50, turned, n ≥ 10000: median ≤ ½ × MIPP's in every cell", none: true}
+	met, total, ratio := 0, 0, 0.0
+	for _, c := range a.cells {
+		f, m := a.fits[cmKey{c.Name, method}], a.fits[cmKey{c.Name, mippKey}]
+		if f == nil || m == nil || c.D < 50 || c.Mix != turnMix || c.N < 10000 {
+			continue
+		}
+		total++
+		ratio = math.Max(ratio, f.median()/m.median())
+		if f.median() <= 0.5*m.median() {
+			met++
+		}
+	}
+	g.none, g.ok = total == 0, met == total
+	g.detail = sprintf("%d of %d cells, largest ratio %.2g", met, total, ratio)
 	return g
 }
 
@@ -272,7 +346,9 @@ func (a *analysis) stretchGoal(method string) goal {
 func (a *analysis) goals(s summary) []goal {
 	gs := append([]goal{a.boundGoal(s.method)}, s.medianGoals()...)
 	if s.method == robustKey {
-		gs = append(gs, a.alignedGoal(s.method), a.stretchGoal(s.method))
+		gs = append(gs, a.alignedGoal(s.method))
+		gs = append(gs, a.exactGoals()...)
+		gs = append(gs, a.wideGoal(s.method), a.stretchGoal(s.method), a.stretchABGoal(s.method))
 	}
 	return gs
 }
