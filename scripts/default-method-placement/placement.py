@@ -67,7 +67,7 @@ def main(folder):
             continue
         paired = [(e, mipp[(f["cell"], f["seed"])]) for f, e in eps if (f["cell"], f["seed"]) in mipp]
         bad = sum(1 for e, em in paired if e > 2 * em + 0.01)
-        shares.append("%.0f %%" % (100.0 * bad / len(paired)))
+        shares.append("%.1f %%" % (100.0 * bad / len(paired)))
     print("| fits with ε > 2·ε_MIPP + 0.01, all cells | " + " | ".join(shares) + " |")
     print("| worst ε, all fits | " + " | ".join(worst) + " |")
 

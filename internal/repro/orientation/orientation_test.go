@@ -364,3 +364,34 @@ func TestExactAndWideGoals(t *testing.T) {
 		t.Errorf("wide goal %+v", g)
 	}
 }
+
+// TestBoundGoal: the bound counts the fits at n ≤ 1000 together (at most
+// 3 % bad), every fit at n ≥ 2000, and no cell with n < d².
+func TestBoundGoal(t *testing.T) {
+	var rows []Row
+	add := func(cell string, n, d, seeds, bad int) {
+		for s := range seeds {
+			eps := 0.01
+			if s < bad {
+				eps = 0.5
+			}
+			rows = append(rows, Row{Block: "x", Cell: cell, Signal: "a", M: 2, N: n, D: d, Seed: s, Method: "mipp", Epsilon: 0.01, P: math.NaN(), Distance: math.NaN()},
+				Row{Block: "x", Cell: cell, Signal: "a", M: 2, N: n, D: d, Seed: s, Method: "imak", Epsilon: eps, P: math.NaN(), Distance: math.NaN()})
+		}
+	}
+	add("small", 1000, 10, 40, 1) // 1 of 40 bad at n ≤ 1000: 2.5 %
+	add("wide", 2000, 50, 10, 5)  // n < d²: not counted
+	add("large", 2000, 10, 10, 0) // every fit within
+	if g := analyse(rows).boundGoal("imak"); !g.ok || !strings.Contains(g.detail, "n ≤ 1000: 1 of 40 fits bad (2.5 %)") {
+		t.Errorf("bound goal %+v", g)
+	}
+	add("small2", 500, 10, 10, 1) // now 2 of 50 at n ≤ 1000: 4 %
+	if g := analyse(rows).boundGoal("imak"); g.ok {
+		t.Errorf("4 %% bad at n ≤ 1000 passed: %+v", g)
+	}
+	rows = rows[:0]
+	add("large", 2000, 10, 10, 1) // one bad fit at n ≥ 2000
+	if g := analyse(rows).boundGoal("imak"); g.ok || !strings.HasPrefix(g.detail, "1 cell short") {
+		t.Errorf("a bad fit at n ≥ 2000 passed: %+v", g)
+	}
+}
