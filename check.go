@@ -86,9 +86,10 @@ type CheckReport struct {
 	// another look. Reasons gives the evidence in words: first what made
 	// the fit doubtful (instability, disagreement), then notes that do
 	// not decide the verdict (failed refits, weak separation). It is
-	// empty for a sound fit with nothing to note. When an unstable fit's
-	// refits have few rows (FewRows), the reason after "unstable" says so
-	// in words, with what may help.
+	// empty for a sound fit with nothing to note. When the refits have
+	// few rows (FewRows), the reason after "unstable", or after
+	// "disagrees" for a stable fit that a reference too unstable to vouch
+	// left unconfirmed, says so in words, with what may help.
 	Doubtful bool
 	Reasons  []string
 
@@ -116,9 +117,12 @@ type CheckReport struct {
 	// FewRows reports that the refits hold fewer than d² rows, about what
 	// an estimate blind to the columns' orientation needs for a symmetric
 	// signal, whose fourth moments are the first to differ from a
-	// Gaussian's. An unstable fit is then named as such in Reasons, with
-	// what may help, and the references' Spreads, which such refits
-	// overstate, are left out of the agreement limits (Agreement.Limit).
+	// Gaussian's. An unstable fit, or a stable one that no reference
+	// agrees with while one was too unstable to vouch (the references are
+	// such estimates), is then named as such in Reasons, with what may
+	// help, and the references' Spreads,
+	// which such refits overstate, are left out of the agreement limits
+	// (Agreement.Limit).
 	FewRows bool
 
 	// Agreements compares the fit with estimates of another kind, in
@@ -424,11 +428,12 @@ func (rep *CheckReport) judge(b, n, d int, equivariant bool) {
 		reasons = append(reasons, fmt.Sprintf("unstable: refits on %d of the %d rows put the fit's own error at ε = %.3g (median of %d, scaled to n), above %g",
 			rep.RefitRows, n, rep.Spread, b, rep.SpreadLimit))
 		if rep.FewRows {
-			reasons = append(reasons, fewRows(n, d, rep.RefitRows, equivariant))
+			reasons = append(reasons, fewRows(n, d, rep.RefitRows, equivariant, false))
 		}
 	}
 	agrees := len(rep.Agreements) == 0 // nothing to compare with: stability decides
 	var far []string
+	shaky := false // a reference too unstable to vouch
 	for _, a := range rep.Agreements {
 		if a.Agrees {
 			agrees = true
@@ -439,6 +444,7 @@ func (rep *CheckReport) judge(b, n, d int, equivariant bool) {
 			continue
 		}
 		if a.Spread > a.SpreadLimit {
+			shaky = true
 			far = append(far, fmt.Sprintf("%s, itself unstable (spread %.2g), by ε = %.3g", a.Method, a.Spread, a.Distance))
 			continue
 		}
@@ -446,6 +452,11 @@ func (rep *CheckReport) judge(b, n, d int, equivariant bool) {
 	}
 	if !agrees {
 		reasons = append(reasons, "disagrees with "+strings.Join(far, " and with "))
+		if rep.FewRows && shaky && rep.Spread <= rep.SpreadLimit {
+			// The references are blind to the columns' orientation: the
+			// rows that are few for them may be why none could vouch.
+			reasons = append(reasons, fewRows(n, d, rep.RefitRows, equivariant, true))
+		}
 	}
 	rep.Doubtful = len(reasons) > 0
 	if rep.RefitsFailed > 0 {
@@ -459,8 +470,9 @@ func (rep *CheckReport) judge(b, n, d int, equivariant bool) {
 
 // fewRows says in words that the rows are few for the columns: n rows
 // when the fit itself has fewer than d², or the refits' s rows when only
-// they do, with what may help.
-func fewRows(n, d, s int, equivariant bool) string {
+// they do, with what may help. refs says that the references' refits, not
+// the fit's, are the ones in question.
+func fewRows(n, d, s int, equivariant, refs bool) string {
 	help := "more rows or fewer columns may help"
 	if equivariant {
 		help = "more rows, fewer columns or an estimator that uses the columns (the robust variant, when the signal lies along them) may help"
@@ -468,6 +480,10 @@ func fewRows(n, d, s int, equivariant bool) string {
 	if n < d*d {
 		return fmt.Sprintf("%d rows are few for %d columns: an estimate blind to the columns' orientation needs about d² = %d rows "+
 			"for a symmetric signal, and the refits have %d; %s", n, d, d*d, s, help)
+	}
+	if refs {
+		return fmt.Sprintf("the refits' %d rows are few for %d columns: the references, blind to the columns' orientation, need about d² = %d rows "+
+			"for a symmetric signal, which the fit's %d rows have, so they may be better than their refits; more rows would settle it", s, d, d*d, n)
 	}
 	return fmt.Sprintf("the refits' %d rows are few for %d columns: an estimate blind to the columns' orientation needs about d² = %d rows "+
 		"for a symmetric signal, which the fit's %d rows have, so the fit may be better than its refits; more rows would settle it", s, d, d*d, n)

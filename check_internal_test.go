@@ -18,7 +18,7 @@ func TestFewRowsReason(t *testing.T) {
 		{400, 30, 300, false, "400 rows are few for 30 columns: ", "robust variant"},
 		{1000, 30, 750, true, "the refits' 750 rows are few for 30 columns: ", "400 rows"},
 	} {
-		got := fewRows(tc.n, tc.d, tc.s, tc.equivariant)
+		got := fewRows(tc.n, tc.d, tc.s, tc.equivariant, false)
 		if !strings.HasPrefix(got, tc.want) || strings.Contains(got, tc.not) || !strings.Contains(got, "d² = 900") {
 			t.Errorf("fewRows(%d, %d, %d, %v) = %q, want it to start %q, name d² = 900 and not say %q", tc.n, tc.d, tc.s, tc.equivariant, got, tc.want, tc.not)
 		}
@@ -32,5 +32,18 @@ func TestFewRowsReason(t *testing.T) {
 	rep = &CheckReport{Spread: 0.01, SpreadLimit: 0.05, RefitRows: 750, FewRows: true, Separation: 100}
 	if rep.judge(4, 1000, 30, true); rep.Doubtful || len(rep.Reasons) != 0 {
 		t.Errorf("a stable fit with few rows: doubtful %v, reasons %q", rep.Doubtful, rep.Reasons)
+	}
+	// A stable fit that no reference vouches for, one being too unstable:
+	// the rows few for the references are named; a stable reference that
+	// disagrees is not blamed on the rows.
+	shaky := Agreement{Method: "IMAK", Distance: 0.5, Spread: 0.3, SpreadLimit: 0.15, Limit: 0.03}
+	firm := Agreement{Method: "MIPP", Distance: 0.5, Spread: 0.01, SpreadLimit: 0.15, Limit: 0.03}
+	rep = &CheckReport{Spread: 0.01, SpreadLimit: 0.05, RefitRows: 750, FewRows: true, Separation: 100, Agreements: []Agreement{shaky, firm}}
+	if rep.judge(4, 1000, 30, false); !rep.Doubtful || len(rep.Reasons) != 2 || !strings.HasPrefix(rep.Reasons[1], "the refits' 750 rows are few for 30 columns: the references") {
+		t.Errorf("stable fit, unstable reference: doubtful %v, reasons %q", rep.Doubtful, rep.Reasons)
+	}
+	rep = &CheckReport{Spread: 0.01, SpreadLimit: 0.05, RefitRows: 750, FewRows: true, Separation: 100, Agreements: []Agreement{firm}}
+	if rep.judge(4, 1000, 30, false); !rep.Doubtful || len(rep.Reasons) != 1 {
+		t.Errorf("stable fit, stable reference far: doubtful %v, reasons %q", rep.Doubtful, rep.Reasons)
 	}
 }
