@@ -308,14 +308,29 @@ func nullNote(res *ngca.Result, t *dataio.Table, name string) string {
 	if !ok || r.Path != ngca.RobustAxes || len(r.NullCoords) == 0 {
 		return ""
 	}
-	var kept []string
+	var kept, why []string
 	for j := 0; j < d; j++ {
 		if !slices.Contains(r.NullCoords, j) {
 			kept = append(kept, strings.TrimSuffix(dataColumnName(t, name, j), " of "+name))
+			why = append(why, screenWhy(r, j))
 		}
 	}
-	return fmt.Sprintf("note: %s set %d of the %d data columns of %s to zero (its null test), so the basis uses only %s; "+
-		"-method wflsngca fits every column", res.Method, len(r.NullCoords), d, name, joinAnd(kept))
+	return fmt.Sprintf("note: %s set %d of the %d data columns of %s to zero (its null test), so the basis uses only %s "+
+		"(screen z %s: their kernel parts beat the Gaussian model by that many standard errors); -method wflsngca fits every column",
+		res.Method, len(r.NullCoords), d, name, joinAnd(kept), strings.Join(why, ", "))
+}
+
+// screenWhy says why the robust variant's screens kept column j: its most
+// negative z-score and the screen that gave it, "marginal" (a kernel on
+// the column alone) or "joint" (kernels on all columns).
+func screenWhy(r *ngca.RobustReport, j int) string {
+	if j >= len(r.SelectZ) || j >= len(r.MarginalZ) {
+		return "unknown"
+	}
+	if r.MarginalZ[j] <= r.SelectZ[j] {
+		return fmt.Sprintf("%.3g marginal", r.MarginalZ[j])
+	}
+	return fmt.Sprintf("%.3g joint", r.SelectZ[j])
 }
 
 func countNoun(n int, noun string) string {

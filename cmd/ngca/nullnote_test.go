@@ -6,7 +6,8 @@ import (
 )
 
 // TestRobustNullNote: when the robust variant (the default) zeroes data
-// columns, fit says so on stderr, naming the columns the basis uses; the
+// columns, fit says so on stderr, naming the columns the basis uses and
+// their screens' z-scores; the
 // faithful method, which uses every column, says nothing of the kind.
 func TestRobustNullNote(t *testing.T) {
 	files := dataFiles(t, t.TempDir()) // signal in x1 and x2, noise in x3..x5
@@ -15,7 +16,7 @@ func TestRobustNullNote(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		for _, want := range []string{"note: WF-LSNGCA robust set 3 of the 5 data columns", `column 1 ("x1") and column 2 ("x2")`, "-method wflsngca"} {
+		for _, want := range []string{"note: WF-LSNGCA robust set 3 of the 5 data columns", `column 1 ("x1") and column 2 ("x2") (screen z -`, "-method wflsngca"} {
 			if !strings.Contains(stderr, want) {
 				t.Errorf("ngca %q: stderr %q lacks %q", args, stderr, want)
 			}
