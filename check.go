@@ -120,9 +120,8 @@ type CheckReport struct {
 	// Gaussian's. An unstable fit, or a stable one that no reference
 	// agrees with while one was too unstable to vouch (the references are
 	// such estimates), is then named as such in Reasons, with what may
-	// help, and the references' Spreads,
-	// which such refits overstate, are left out of the agreement limits
-	// (Agreement.Limit).
+	// help; and the references' Spreads, which such refits overstate, are
+	// left out of the agreement limits (Agreement.Limit).
 	FewRows bool
 
 	// Agreements compares the fit with estimates of another kind, in
@@ -151,9 +150,9 @@ type Agreement struct {
 	Spread float64
 	// Limit is the largest Distance that counts as agreement,
 	// 2·(fit's Spread + Spread) + 0.01, or 2·fit's Spread + 0.01 when the
-	// refits' rows are few (CheckReport.FewRows), SpreadLimit the largest Spread of
-	// a reference that can vouch for a fit, 0.15, and Agrees reports
-	// Distance ≤ Limit and Spread ≤ SpreadLimit.
+	// refits' rows are few (CheckReport.FewRows); SpreadLimit is the
+	// largest Spread of a reference that can vouch for a fit, 0.15, and
+	// Agrees reports Distance ≤ Limit and Spread ≤ SpreadLimit.
 	Limit       float64
 	SpreadLimit float64
 	Agrees      bool
