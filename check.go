@@ -120,9 +120,13 @@ type CheckReport struct {
 	// Gaussian's. An unstable fit, or a stable one that no reference
 	// agrees with while one was too unstable to vouch (the references are
 	// such estimates), is then named as such in Reasons, with what may
-	// help; and the references' Spreads, which such refits overstate, are
-	// left out of the agreement limits (Agreement.Limit).
+	// help (RowsNote); and the references' Spreads, which such refits
+	// overstate, are left out of the agreement limits (Agreement.Limit).
 	FewRows bool
+	// RowsNote is the reason in Reasons that says the rows are few for the
+	// columns, or "" when Check gave none, so that a caller can show it
+	// without finding it by its place or its words.
+	RowsNote string
 
 	// Agreements compares the fit with estimates of another kind, in
 	// the order they were fitted; Check stops at the first that agrees.
@@ -427,7 +431,8 @@ func (rep *CheckReport) judge(b, n, d int, equivariant bool) {
 		reasons = append(reasons, fmt.Sprintf("unstable: refits on %d of the %d rows put the fit's own error at ε = %.3g (median of %d, scaled to n), above %g",
 			rep.RefitRows, n, rep.Spread, b, rep.SpreadLimit))
 		if rep.FewRows {
-			reasons = append(reasons, fewRows(n, d, rep.RefitRows, equivariant, false))
+			rep.RowsNote = fewRows(n, d, rep.RefitRows, equivariant, false)
+			reasons = append(reasons, rep.RowsNote)
 		}
 	}
 	agrees := len(rep.Agreements) == 0 // nothing to compare with: stability decides
@@ -454,7 +459,8 @@ func (rep *CheckReport) judge(b, n, d int, equivariant bool) {
 		if rep.FewRows && shaky && rep.Spread <= rep.SpreadLimit {
 			// The references are blind to the columns' orientation: the
 			// rows that are few for them may be why none could vouch.
-			reasons = append(reasons, fewRows(n, d, rep.RefitRows, equivariant, true))
+			rep.RowsNote = fewRows(n, d, rep.RefitRows, equivariant, true)
+			reasons = append(reasons, rep.RowsNote)
 		}
 	}
 	rep.Doubtful = len(reasons) > 0

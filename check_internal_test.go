@@ -26,7 +26,7 @@ func TestFewRowsReason(t *testing.T) {
 	rep := &CheckReport{Spread: 0.2, SpreadLimit: 0.05, RefitRows: 750, Refits: make([]float64, 4), FewRows: true, Separation: 100}
 	rep.judge(4, 1000, 30, true)
 	if !rep.Doubtful || len(rep.Reasons) != 2 || !strings.HasPrefix(rep.Reasons[0], "unstable: refits on 750 of the 1000 rows") ||
-		!strings.HasPrefix(rep.Reasons[1], "the refits' 750 rows are few") {
+		!strings.HasPrefix(rep.Reasons[1], "the refits' 750 rows are few") || rep.RowsNote != rep.Reasons[1] {
 		t.Errorf("judge: doubtful %v, reasons %q", rep.Doubtful, rep.Reasons)
 	}
 	rep = &CheckReport{Spread: 0.01, SpreadLimit: 0.05, RefitRows: 750, FewRows: true, Separation: 100}
@@ -39,11 +39,12 @@ func TestFewRowsReason(t *testing.T) {
 	shaky := Agreement{Method: "IMAK", Distance: 0.5, Spread: 0.3, SpreadLimit: 0.15, Limit: 0.03}
 	firm := Agreement{Method: "MIPP", Distance: 0.5, Spread: 0.01, SpreadLimit: 0.15, Limit: 0.03}
 	rep = &CheckReport{Spread: 0.01, SpreadLimit: 0.05, RefitRows: 750, FewRows: true, Separation: 100, Agreements: []Agreement{shaky, firm}}
-	if rep.judge(4, 1000, 30, false); !rep.Doubtful || len(rep.Reasons) != 2 || !strings.HasPrefix(rep.Reasons[1], "the refits' 750 rows are few for 30 columns: the references") {
-		t.Errorf("stable fit, unstable reference: doubtful %v, reasons %q", rep.Doubtful, rep.Reasons)
+	if rep.judge(4, 1000, 30, false); !rep.Doubtful || len(rep.Reasons) != 2 || !strings.HasPrefix(rep.Reasons[1], "the refits' 750 rows are few for 30 columns: the references") ||
+		rep.RowsNote != rep.Reasons[1] {
+		t.Errorf("stable fit, unstable reference: doubtful %v, reasons %q, note %q", rep.Doubtful, rep.Reasons, rep.RowsNote)
 	}
-	rep = &CheckReport{Spread: 0.01, SpreadLimit: 0.05, RefitRows: 750, FewRows: true, Separation: 100, Agreements: []Agreement{firm}}
-	if rep.judge(4, 1000, 30, false); !rep.Doubtful || len(rep.Reasons) != 1 {
-		t.Errorf("stable fit, stable reference far: doubtful %v, reasons %q", rep.Doubtful, rep.Reasons)
+	rep = &CheckReport{Spread: 0.01, SpreadLimit: 0.05, RefitRows: 750, FewRows: true, Separation: 9, Agreements: []Agreement{firm}}
+	if rep.judge(4, 1000, 30, false); !rep.Doubtful || len(rep.Reasons) != 2 || rep.RowsNote != "" {
+		t.Errorf("stable fit, stable reference far: doubtful %v, reasons %q, note %q", rep.Doubtful, rep.Reasons, rep.RowsNote)
 	}
 }

@@ -82,34 +82,13 @@ func writeCheck(w io.Writer, m methods.Method, rep *ngca.CheckReport, auto bool)
 	if rep.RefitsFailed > 0 {
 		evidence = append(evidence, fmt.Sprintf("%d of %d refits failed", rep.RefitsFailed, len(rep.Refits)))
 	}
-	if fewRowsNoted(rep) {
-		evidence = append(evidence, rep.Reasons[1]) // the rows are few: see CheckReport.Reasons
+	if rep.RowsNote != "" {
+		evidence = append(evidence, rep.RowsNote)
 	}
 	fmt.Fprintf(w, "check: %s: %s\n", verdict, strings.Join(evidence, "; "))
 	if rep.Doubtful {
 		fmt.Fprintf(w, "check: try %s\n", checkAdvice(m, rep, auto))
 	}
-}
-
-// fewRowsNoted reports whether rep.Reasons[1] says that the rows are few
-// for the columns: Check writes it after the first reason when the refits
-// hold fewer than d² rows and the fit is unstable, or stable but left
-// unconfirmed by a reference too unstable to vouch.
-func fewRowsNoted(rep *ngca.CheckReport) bool {
-	if !rep.FewRows || len(rep.Reasons) < 2 {
-		return false
-	}
-	if rep.Spread > rep.SpreadLimit {
-		return true
-	}
-	shaky := false
-	for _, a := range rep.Agreements {
-		if a.Agrees {
-			return false
-		}
-		shaky = shaky || a.Err == "" && a.Spread > a.SpreadLimit
-	}
-	return shaky
 }
 
 // checkAdvice says what to try after a doubtful check; auto is -dim

@@ -132,26 +132,16 @@ func TestWriteCheckUnstable(t *testing.T) {
 	}
 }
 
-// TestWriteCheckFewRowsStable: a stable fit that an unstable reference
-// leaves unconfirmed, with refits of few rows, gets the few-rows reason on
-// its check line; one that a stable reference contradicts does not.
-func TestWriteCheckFewRowsStable(t *testing.T) {
-	for _, tc := range []struct {
-		spread float64
-		want   bool
-	}{{0.3, true}, {0.01, false}} {
-		few := "the refits' 750 rows are few for 30 columns: the references …"
-		rep := &ngca.CheckReport{Doubtful: true, Spread: 0.01, SpreadLimit: 0.05, RefitRows: 750, Refits: make([]float64, 4), FewRows: true,
-			Reasons:    []string{"disagrees with IMAK …", few},
-			Agreements: []ngca.Agreement{{Method: "IMAK", Distance: 0.5, Limit: 0.03, Spread: tc.spread, SpreadLimit: 0.15}}}
-		if tc.spread <= 0.15 {
-			rep.Reasons[1] = "weak separation 3 (below 10)" // Check writes no few-rows reason here
-			few = rep.Reasons[1]
-		}
-		var b strings.Builder
-		writeCheck(&b, methods.MustLookup("lsngca"), rep, false)
-		if got := strings.Contains(b.String(), few); got != tc.want {
-			t.Errorf("reference spread %g: wrote %q, want the few-rows reason %v", tc.spread, b.String(), tc.want)
-		}
+// TestWriteCheckRowsNote: the check line carries Check's note that the
+// rows are few (CheckReport.RowsNote) and none of the other reasons.
+func TestWriteCheckRowsNote(t *testing.T) {
+	note := "the refits' 750 rows are few for 30 columns: the references …"
+	rep := &ngca.CheckReport{Doubtful: true, Spread: 0.01, SpreadLimit: 0.05, RefitRows: 750, Refits: make([]float64, 4), FewRows: true,
+		Reasons: []string{"disagrees with IMAK …", note, "weak separation 3 (below 10)"}, RowsNote: note,
+		Agreements: []ngca.Agreement{{Method: "IMAK", Distance: 0.5, Limit: 0.03, Spread: 0.3, SpreadLimit: 0.15}}}
+	var b strings.Builder
+	writeCheck(&b, methods.MustLookup("lsngca"), rep, false)
+	if got := b.String(); !strings.Contains(got, note) || strings.Contains(got, "weak separation") {
+		t.Errorf("wrote %q, want the rows note and no other reason", got)
 	}
 }

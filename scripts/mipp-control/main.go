@@ -9,7 +9,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"log"
 	"math/rand/v2"
@@ -27,19 +26,19 @@ func main() {
 	if len(os.Args) != 2 {
 		log.Fatal("usage: mipp-control BLOCK")
 	}
-	f, err := os.Open("docs/orientation/orientation.csv")
+	recs, err := repro.ReadCSV("docs/orientation/orientation.csv")
 	if err != nil {
 		log.Fatal(err)
 	}
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		log.Fatal(err)
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
 	}
-	mipp := map[string]float64{}
+	mipp := map[string]float64{} // the study's MIPP ε by cell and seed
 	for _, r := range recs[1:] {
-		if r[9] == "mipp" {
-			e, _ := strconv.ParseFloat(r[10], 64)
-			mipp[r[1]+"#"+r[8]] = e
+		if r[col["method"]] == "mipp" {
+			e, _ := strconv.ParseFloat(r[col["epsilon"]], 64)
+			mipp[r[col["cell"]]+"#"+r[col["seed"]]] = e
 		}
 	}
 	cells, err := orientation.SelectCells([]string{os.Args[1]}, nil)

@@ -30,13 +30,18 @@ func badShare(ps []pair) float64 {
 	if len(ps) == 0 {
 		return math.NaN()
 	}
+	return float64(badCount(ps)) / float64(len(ps))
+}
+
+// badCount is the number of bad fits among ps.
+func badCount(ps []pair) int {
 	bad := 0
 	for _, p := range ps {
 		if isBad(p.eps, p.mipp) {
 			bad++
 		}
 	}
-	return float64(bad) / float64(len(ps))
+	return bad
 }
 
 // signTestP returns the p-value of the paired one-sided sign test of "the

@@ -188,7 +188,7 @@ func (a *analysis) boundGoal(method string) goal {
 		switch {
 		case c.N <= 1000:
 			small += len(f.pairs)
-			smallBad += int(math.Round((1 - within) * float64(len(f.pairs))))
+			smallBad += badCount(f.pairs)
 		case c.N < 2000 && within < 0.97, c.N >= 2000 && within < 1:
 			failing++
 		}
