@@ -80,7 +80,12 @@ const (
 //     kernel parts h and a linear function by the same least-squares
 //     objective, g_j = Δ_jᵀh(y_U) + a_jᵀy + c_j, and turns the frame by
 //     the tilt Δ. It is equivariant under any invertible linear map of the
-//     data, and its last regression gives the sandwich covariance of Δ̂.
+//     data, and its last regression gives the covariance of Δ̂ where the
+//     frame is the index space, Cov(vec Δ̂) = (S_g ⊗ (G⁻¹)_hh)/n: S_g the
+//     second moments of the fitted scores of the other coordinates and
+//     (G⁻¹)_hh the h block of the inverse Gram matrix of (h, y, 1), since
+//     there those scores are linear and independent of the frame
+//     coordinates.
 //   - The adaptive path (the default) puts the burden of proof on the
 //     axes estimate, whose error is unbounded when the index space is not
 //     along the axes, and returns it only if it passes two checks,

@@ -7,7 +7,6 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
 )
 
 // eqFit is the robust variant's equivariant estimate.
@@ -24,7 +23,8 @@ type eqFit struct {
 
 // tiltFit is one refinement of a frame u (whitened coordinates): the tilt
 // Δ̂ ((d−dim)×dim) of the index space toward the frame's other
-// coordinates, and the sandwich covariance of vec(Δ̂) (row by row).
+// coordinates, and the covariance of vec(Δ̂) (row by row) under the
+// hypothesis that the frame is the index space (tiltCovariance).
 type tiltFit struct {
 	u, delta *mat.Dense
 	cov      *mat.SymDense
@@ -240,34 +240,6 @@ func blockTransform(cov *mat.SymDense, t *mat.Dense) *mat.SymDense {
 	return out
 }
 
-// tiltCovariance returns the sandwich covariance of vec(Δ̂) from the
-// features f (n×q) and beta = G⁻¹·[E_h, e_dim+j …] (q×d). Each tilt row
-// solves the estimating equation (1/n)Σᵢ F_i F_iᵀβ_j = e_dim+j, so
-// Cov(β̂_j, β̂_l) = G⁻¹·Cov(F_i g_ij, F_i g_il)·G⁻¹/n with g_ij = F_iᵀβ_j;
-// its h block is the covariance over rows of g_ij·u_i/n, u_i = (G⁻¹F_i)_h
-// = F_iᵀ(G⁻¹E_h).
-func tiltCovariance(f, beta *mat.Dense, dim int) *mat.SymDense {
-	n, _ := f.Dims()
-	var uf, g mat.Dense
-	q, d := beta.Dims()
-	uf.Mul(f, beta.Slice(0, q, 0, dim)) // n×dim
-	g.Mul(f, beta.Slice(0, q, dim, d))  // n×(d−dim)
-	p := (d - dim) * dim
-	infl := mat.NewDense(n, p, nil)
-	for i := 0; i < n; i++ {
-		row, gi, ui := infl.RawRowView(i), g.RawRowView(i), uf.RawRowView(i)
-		for j, gv := range gi {
-			for k, uv := range ui {
-				row[j*dim+k] = gv * uv
-			}
-		}
-	}
-	var cov mat.SymDense
-	stat.CovarianceMatrix(&cov, infl, nil)
-	cov.ScaleSym(1/float64(n), &cov)
-	return &cov
-}
-
 // wald returns the Wald statistic of the hypothesis that the index space
 // is span(a) (d×dim, standardised coordinates), W = (t − δ)ᵀ Cov(δ)⁻¹ (t − δ)
 // with δ = vec(Δ̂) the last refinement's tilt and t the tilt of span(a)
@@ -314,4 +286,47 @@ func inFrame(u *mat.Dense, k int) func(*mat.Dense) *mat.Dense {
 		out.Mul(c, u.Slice(0, d, 0, k))
 		return &out
 	}
+}
+
+// tiltCovariance returns the covariance of vec(Δ̂) under the hypothesis
+// that the frame's first dim coordinates span the index space, from the
+// features f (n×q) and beta = G⁻¹·[E_h, e_dim+j …] (q×d). Each tilt row
+// solves the estimating equation (1/n)Σᵢ F_i F_iᵀβ_j = e_dim+j, so that
+// Cov(β̂_j, β̂_l)'s h block is the covariance over rows of g_ij·u_i/n, with
+// g_ij = F_iᵀβ_j and u_i = (G⁻¹F_i)_h. Under the hypothesis, in whitened
+// coordinates every other coordinate's score is linear and independent of
+// the frame coordinates, and u_i is a function of these alone, so the
+// expectation factors, E[g_j g_l u uᵀ] = E[g_j g_l]·E[u uᵀ], and
+//
+//	Cov(vec Δ̂) = (S_g ⊗ (G⁻¹)_hh)/n,
+//
+// S_g = (1/n)Σᵢ g_i g_iᵀ and E[u uᵀ] = (G⁻¹)_hh, the h block of beta. This
+// is the covariance of a score test: estimated under the hypothesis, it
+// needs second moments only, where the sandwich estimate of the
+// products' covariance needs fourth moments and is too small on
+// heavy-tailed signals (docs/robust.md).
+func tiltCovariance(f, beta *mat.Dense, dim int) *mat.SymDense {
+	n, _ := f.Dims()
+	q, d := beta.Dims()
+	var g mat.Dense
+	g.Mul(f, beta.Slice(0, q, dim, d)) // n×(d−dim)
+	var sg mat.SymDense
+	sg.SymOuterK(1/float64(n), g.T())
+	ghh := beta.Slice(0, dim, 0, dim)
+	p := (d - dim) * dim
+	cov := mat.NewSymDense(p, nil)
+	for j := 0; j < d-dim; j++ {
+		for l := j; l < d-dim; l++ {
+			s := sg.At(j, l) / float64(n)
+			for k := 0; k < dim; k++ {
+				for m := 0; m < dim; m++ {
+					r, c := j*dim+k, l*dim+m
+					if r <= c {
+						cov.SetSym(r, c, s*ghh.At(k, m))
+					}
+				}
+			}
+		}
+	}
+	return cov
 }

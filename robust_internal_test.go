@@ -51,21 +51,97 @@ func TestAlignStepExplicitCenters(t *testing.T) {
 	}
 }
 
-// TestTiltCovariance checks the sandwich covariance of the tilt against
-// its definition formed with dense matrices: G = (1/n)ΣF_iF_iᵀ, β_j =
-// G⁻¹e_dim+j, S_jl = Cov_i(F_i·g_ij, F_i·g_il) with g_ij = F_iᵀβ_j, and
-// Cov(β̂_j, β̂_l) = G⁻¹·S_jl·G⁻¹/n restricted to the h block.
+// TestTiltCovariance checks the covariance of the tilt under the
+// hypothesis against its definition formed with dense matrices: G =
+// (1/n)ΣF_iF_iᵀ, β_j = G⁻¹e_dim+j, g_ij = F_iᵀβ_j, S_jl = (1/n)Σ g_ij·g_il,
+// and Cov(Δ̂_jk, Δ̂_lm) = S_jl·(G⁻¹)_km/n for k, m in the h block. It also
+// checks it against the Monte Carlo covariance of the tilts where the
+// hypothesis holds: the frame coordinates heavy-tailed (Student t with 5
+// degrees of freedom), the others Gaussian and independent of them.
 func TestTiltCovariance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n, dim, d = 200, 2, 5
+	f := tiltFeatures(rng, n, dim, d)
+	beta := tiltBeta(t, f, dim, d)
+	got := tiltCovariance(f, beta, dim)
+	p := (d - dim) * dim
+	if r, _ := got.Dims(); r != p {
+		t.Fatalf("covariance is %d×%d, want %d×%d", r, r, p, p)
+	}
+	for j := dim; j < d; j++ {
+		for l := dim; l < d; l++ {
+			gj, gl := mat.NewVecDense(n, nil), mat.NewVecDense(n, nil)
+			gj.MulVec(f, beta.ColView(j))
+			gl.MulVec(f, beta.ColView(l))
+			s := mat.Dot(gj, gl) / n
+			for a := 0; a < dim; a++ {
+				for b := 0; b < dim; b++ {
+					want, have := s*beta.At(a, b)/n, got.At((j-dim)*dim+a, (l-dim)*dim+b)
+					if math.Abs(have-want) > 1e-9*(math.Abs(want)+1e-12) {
+						t.Fatalf("Cov(Δ_%d,%d, Δ_%d,%d) = %g, want %g", j, a, l, b, have, want)
+					}
+				}
+			}
+		}
+	}
+
+	// Monte Carlo: the variance of every tilt coefficient over many
+	// samples against the mean of its estimated variance.
+	const reps, big = 400, 1000
+	mean, sq, est := make([]float64, p), make([]float64, p), make([]float64, p)
+	for range reps {
+		f := tiltFeatures(rng, big, dim, d)
+		beta := tiltBeta(t, f, dim, d)
+		cov := tiltCovariance(f, beta, dim)
+		for j := dim; j < d; j++ {
+			for k := 0; k < dim; k++ {
+				i, v := (j-dim)*dim+k, beta.At(k, j)
+				mean[i] += v / reps
+				sq[i] += v * v / reps
+				est[i] += cov.At(i, i) / reps
+			}
+		}
+	}
+	for i := range p {
+		mc := sq[i] - mean[i]*mean[i]
+		if r := est[i] / mc; r < 0.8 || r > 1.25 {
+			t.Errorf("tilt %d: estimated variance %.3g, Monte Carlo %.3g (ratio %.2f)", i, est[i], mc, r)
+		}
+	}
+}
+
+// tiltFeatures draws the features F = (h(y_U), y, 1) of a tilt
+// regression where its hypothesis holds: y_U (the first dim coordinates)
+// Student t with 5 degrees of freedom, scaled to unit variance, the other
+// coordinates independent standard normal, and h = tanh of y_U.
+func tiltFeatures(rng *rand.Rand, n, dim, d int) *mat.Dense {
 	q := dim + d + 1
 	f := mat.NewDense(n, q, nil)
 	for i := 0; i < n; i++ {
-		for c := 0; c < q-1; c++ {
-			f.Set(i, c, rng.NormFloat64()*(1+float64(c)/3)+0.2*rng.ExpFloat64())
+		row := f.RawRowView(i)
+		var chi float64
+		for range 5 {
+			z := rng.NormFloat64()
+			chi += z * z
 		}
-		f.Set(i, q-1, 1)
+		for c := 0; c < d; c++ {
+			y := rng.NormFloat64()
+			if c < dim {
+				y *= math.Sqrt(5/chi) * math.Sqrt(3.0/5)
+				row[c] = math.Tanh(y)
+			}
+			row[dim+c] = y
+		}
+		row[q-1] = 1
 	}
+	return f
+}
+
+// tiltBeta returns beta = G⁻¹·[e_0 … e_dim−1, e_2dim … e_dim+d−1] (q×d)
+// of the features f, as alignStep solves it.
+func tiltBeta(t *testing.T, f *mat.Dense, dim, d int) *mat.Dense {
+	t.Helper()
+	n, q := f.Dims()
 	var g mat.SymDense
 	g.SymOuterK(1/float64(n), f.T())
 	var gi mat.Dense
@@ -80,46 +156,7 @@ func TestTiltCovariance(t *testing.T) {
 		}
 		beta.SetCol(j, mat.Col(nil, row, &gi))
 	}
-	got := tiltCovariance(f, beta, dim)
-	p := (d - dim) * dim
-	if r, _ := got.Dims(); r != p {
-		t.Fatalf("covariance is %d×%d, want %d×%d", r, r, p, p)
-	}
-	for j := dim; j < d; j++ {
-		for l := dim; l < d; l++ {
-			// S = (1/(n−1))Σ (F_i g_ij − m_j)(F_i g_il − m_l)ᵀ.
-			gj, gl := mat.NewVecDense(n, nil), mat.NewVecDense(n, nil)
-			gj.MulVec(f, beta.ColView(j))
-			gl.MulVec(f, beta.ColView(l))
-			mj, ml := mat.NewVecDense(q, nil), mat.NewVecDense(q, nil)
-			for i := 0; i < n; i++ {
-				mj.AddScaledVec(mj, gj.AtVec(i)/float64(n), f.RowView(i))
-				ml.AddScaledVec(ml, gl.AtVec(i)/float64(n), f.RowView(i))
-			}
-			s := mat.NewDense(q, q, nil)
-			for i := 0; i < n; i++ {
-				a, b := mat.NewVecDense(q, nil), mat.NewVecDense(q, nil)
-				a.AddScaledVec(a, gj.AtVec(i), f.RowView(i))
-				a.SubVec(a, mj)
-				b.AddScaledVec(b, gl.AtVec(i), f.RowView(i))
-				b.SubVec(b, ml)
-				var o mat.Dense
-				o.Outer(1/float64(n-1), a, b)
-				s.Add(s, &o)
-			}
-			var c mat.Dense
-			c.Product(&gi, s, &gi)
-			c.Scale(1/float64(n), &c)
-			for a := 0; a < dim; a++ {
-				for b := 0; b < dim; b++ {
-					want, have := c.At(a, b), got.At((j-dim)*dim+a, (l-dim)*dim+b)
-					if math.Abs(have-want) > 1e-9*(math.Abs(want)+1e-12) {
-						t.Fatalf("Cov(Δ_%d,%d, Δ_%d,%d) = %g, want %g", j, a, l, b, have, want)
-					}
-				}
-			}
-		}
-	}
+	return beta
 }
 
 // TestWaldInvariants: the Wald statistic depends on the span only (any
