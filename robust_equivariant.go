@@ -295,8 +295,9 @@ func inFrame(u *mat.Dense, k int) func(*mat.Dense) *mat.Dense {
 // Cov(β̂_j, β̂_l)'s h block is the covariance over rows of g_ij·u_i/n, with
 // g_ij = F_iᵀβ_j and u_i = (G⁻¹F_i)_h. Under the hypothesis, in whitened
 // coordinates every other coordinate's score is linear and independent of
-// the frame coordinates, and u_i is a function of these alone, so the
-// expectation factors, E[g_j g_l u uᵀ] = E[g_j g_l]·E[u uᵀ], and
+// the frame coordinates, and u_i, the kernel parts net of their regression
+// on (y, 1), is to first order a function of the frame coordinates alone,
+// so the expectation factors, E[g_j g_l u uᵀ] = E[g_j g_l]·E[u uᵀ], and
 //
 //	Cov(vec Δ̂) = (S_g ⊗ (G⁻¹)_hh)/n,
 //
