@@ -313,21 +313,13 @@ func tiltCovariance(f, beta *mat.Dense, dim int) *mat.SymDense {
 	g.Mul(f, beta.Slice(0, q, dim, d)) // n×(d−dim)
 	var sg mat.SymDense
 	sg.SymOuterK(1/float64(n), g.T())
-	ghh := beta.Slice(0, dim, 0, dim)
-	p := (d - dim) * dim
-	cov := mat.NewSymDense(p, nil)
-	for j := 0; j < d-dim; j++ {
+	for j := 0; j < d-dim; j++ { // S_g/n
 		for l := j; l < d-dim; l++ {
-			s := sg.At(j, l) / float64(n)
-			for k := 0; k < dim; k++ {
-				for m := 0; m < dim; m++ {
-					r, c := j*dim+k, l*dim+m
-					if r <= c {
-						cov.SetSym(r, c, s*ghh.At(k, m))
-					}
-				}
-			}
+			sg.SetSym(j, l, sg.At(j, l)/float64(n))
 		}
 	}
-	return cov
+	// S_g and the h block of G⁻¹ are symmetric, so is their product.
+	var cov mat.Dense
+	cov.Kronecker(&sg, beta.Slice(0, dim, 0, dim))
+	return mat.NewSymDense((d-dim)*dim, cov.RawMatrix().Data)
 }
