@@ -47,8 +47,9 @@ func (p RobustPath) String() string {
 // (RobustReport.MaxDistance); docs/robust.md gives the measurements they
 // rest on and the command that reproduces them.
 const (
-	robustLevel       = tuned.RobustLevel
-	robustMaxDistance = tuned.RobustMaxDistance
+	robustLevel        = tuned.RobustLevel
+	robustMaxDistance  = tuned.RobustMaxDistance
+	robustMissedMargin = tuned.RobustMissedMargin
 )
 
 // RobustWFLSNGCA is a robust variant of WF-LSNGCA (WFLSNGCA), designed
@@ -88,22 +89,35 @@ const (
 //     coordinates.
 //   - The adaptive path (the default) puts the burden of proof on the
 //     axes estimate, whose error is unbounded when the index space is not
-//     along the axes, and returns it only if it passes two checks,
-//     otherwise the equivariant estimate. The test: one more refinement
-//     step runs at the axes estimate's own frame, and the Wald statistic
-//     of "no tilt there", W = Δ̂ᵀ Cov(Δ̂)⁻¹ Δ̂, must not reject at level
-//     0.01 against χ² with (d − Dim)·Dim degrees of freedom. If the
-//     axes estimate is the index space, the tilt there is zero whatever
-//     the equivariant estimate's own error, and W follows χ². The guard: that test sees small
-//     tilts, not a direction the axes estimate misses altogether, and has
-//     little power on heavy-tailed signals; so the Wald distance of the
+//     along the axes, and returns it only if it passes the test and the
+//     guard, otherwise the equivariant estimate. The test: one more
+//     refinement step runs at the axes estimate's own frame, and the Wald
+//     statistic of "no tilt there", W = Δ̂ᵀ Cov(Δ̂)⁻¹ Δ̂, must not reject
+//     at level 0.01 against χ² with (d − Dim)·Dim degrees of freedom. If
+//     the axes estimate is the index space, the tilt there is zero
+//     whatever the equivariant estimate's own error, and W follows χ².
+//     The guard: that test sees small tilts, not a direction the axes
+//     estimate misses altogether, and has little power on heavy-tailed
+//     signals. Where the two candidates agree, the Wald distance of the
 //     axes estimate from the equivariant estimate,
 //     Distance = (T − Δ̂_eq)ᵀ Cov(Δ̂_eq)⁻¹ (T − Δ̂_eq) / DF with T the axes
-//     estimate's tilt in the equivariant estimate's last frame, must not
-//     exceed 4. That distance is no test (the refinement keeps a part of
-//     its start's error that its covariance does not count, so exact axes
-//     estimates sit above 1 on it), but a bound measured in the
-//     orientation study (docs/robust.md).
+//     estimate's tilt in the equivariant estimate's last frame, is at most
+//     4, and the guard passes. That distance is no test (the refinement
+//     keeps a part of its start's error that its covariance does not
+//     count, so exact axes estimates sit above 1 on it), but a bound
+//     measured in the orientation study (docs/robust.md). Beyond it the
+//     two disagree on a direction, and neither judges the other: each is
+//     asked whether it misses structure in the directions by which the
+//     other leaves it, by a kernel model of those directions' scores (with
+//     kernels on them and on the candidate's own coordinates) against
+//     their Gaussian score (RobustReport.MissedAxes, MissedEquivariant).
+//     If a candidate is the index space, those directions are standard
+//     normal and independent of its coordinates, and the kernel model has
+//     nothing to find. Both candidates are fitted to the same rows, so
+//     the directions either proposes look a little non-Gaussian in them
+//     whatever the truth; the guard passes when the evidence against the
+//     equivariant estimate is the stronger by 3 (in the model's paired
+//     z-scores).
 //
 // The variant needs more rows than columns and a covariance matrix that
 // can be inverted (ErrSamples, ErrSingular otherwise), as MIPP does, and
@@ -161,14 +175,28 @@ type RobustReport struct {
 	Wald, P float64
 	DF      int
 	// Distance is the Wald distance of the axes estimate from the
-	// equivariant estimate in units of DF. The axes estimate is returned
-	// when P ≥ Level and Distance ≤ MaxDistance. Distance is
-	// +Inf when the axes estimate is orthogonal to part of the equivariant
-	// estimate's frame, and NaN if only one path ran.
+	// equivariant estimate in units of DF. Distance is +Inf when the axes
+	// estimate is orthogonal to part of the equivariant estimate's frame,
+	// and NaN if only one path ran.
 	Distance float64
-	// Level and MaxDistance are the limits of the adaptive path's
-	// decision, 0.01 and 4 (zero if the adaptive path did not run).
-	Level, MaxDistance float64
+	// MissedAxes and MissedEquivariant weigh the two candidates against
+	// each other where they disagree: MissedAxes is the evidence that the
+	// axes estimate misses structure in the directions by which the
+	// equivariant estimate leaves it, MissedEquivariant the converse, each
+	// the most negative paired z-score of the held-out loss of a kernel
+	// model of those directions' scores (kernels on them and on the
+	// candidate's own coordinates) against their Gaussian score. They are
+	// computed only when the test passes and Distance exceeds MaxDistance
+	// (NaN otherwise).
+	MissedAxes, MissedEquivariant float64
+	// Level, MaxDistance and MissedMargin are the limits of the adaptive
+	// path's decision, 0.01, 4 and 3 (zero if the adaptive path did not
+	// run). The axes estimate is returned when P ≥ Level and either
+	// Distance ≤ MaxDistance or
+	// MissedEquivariant < MissedAxes − MissedMargin: the evidence that the
+	// equivariant estimate misses structure the axes estimate holds is
+	// stronger by MissedMargin than the evidence of the converse.
+	Level, MaxDistance, MissedMargin float64
 	// Refined reports whether the equivariant estimate is the refined
 	// frame; it is MIPP's start when the refinement did not move it by
 	// more than its own sampling error, or could not run: when its
@@ -269,7 +297,8 @@ func (w *RobustWFLSNGCA) config(s robustSettings) config {
 // The random draws happen on the calling goroutine in a fixed order: the
 // centers, the screens' rows (only if n > 50000), the selection
 // partition, the stage partition, the MIPP start, one partition per
-// refinement round, then on the adaptive path the test's partition.
+// refinement round, then on the adaptive path the test's partition and,
+// if the comparison runs, one partition for each of its two fits.
 func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw := newStopwatch()
 	o, errSettings := w.settings()
@@ -288,7 +317,7 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 		return nil, fmt.Errorf("robust WF-LSNGCA: %w", err)
 	}
 	sw.lap("prepare")
-	rep := &RobustReport{Wald: math.NaN(), P: math.NaN(), Distance: math.NaN(), NumCenters: pr.b, Folds: pr.folds}
+	rep := &RobustReport{MissedAxes: math.NaN(), MissedEquivariant: math.NaN(), Wald: math.NaN(), P: math.NaN(), Distance: math.NaN(), NumCenters: pr.b, Folds: pr.folds}
 	basis, err := fitRobust(ctx, pr, wh, w.Dim, o, rep, sw)
 	if err != nil {
 		return nil, err
@@ -429,10 +458,11 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 
 // keepAxes runs the adaptive path's checks of the axes estimate axes
 // (standardised coordinates) against the equivariant estimate eq, fills
-// rep's Wald, DF, P and Distance and its CV with the test's stages, and
-// reports whether the axes estimate passes both.
+// rep's Wald, DF, P, Distance, MissedAxes and MissedEquivariant and its CV
+// with the test's stage, and reports whether the axes estimate passes the
+// test and the guard.
 func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *RobustReport) (bool, error) {
-	rep.Level, rep.MaxDistance = robustLevel, robustMaxDistance
+	rep.Level, rep.MaxDistance, rep.MissedMargin = robustLevel, robustMaxDistance, robustMissedMargin
 	if eq.unrefinable {
 		// No covariance to measure the axes estimate's distance by: the
 		// burden of proof stays on it.
@@ -461,5 +491,34 @@ func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *Rob
 	}
 	rep.Wald, rep.DF = test.wald(eq.wh, axes)
 	rep.P = 1 - distuv.ChiSquared{K: float64(rep.DF)}.CDF(rep.Wald)
-	return rep.P >= rep.Level && rep.Distance <= rep.MaxDistance, nil
+	if rep.P < rep.Level {
+		return false, nil
+	}
+	if rep.Distance <= rep.MaxDistance {
+		return true, nil
+	}
+	if err := missedBoth(ctx, eq, aw, rep); err != nil {
+		return false, err
+	}
+	return rep.MissedEquivariant < rep.MissedAxes-rep.MissedMargin, nil
+}
+
+// missedBoth fills rep's MissedAxes and MissedEquivariant (missedZ) for
+// the axes estimate aw (whitened coordinates) and the equivariant
+// estimate eq.
+func missedBoth(ctx context.Context, eq *eqFit, aw *mat.Dense, rep *RobustReport) error {
+	ew, err := eq.wh.toWhitened(eq.basis)
+	if err != nil {
+		return err
+	}
+	aq, okA := orthonormal(aw)
+	eqq, okE := orthonormal(ew)
+	if !okA || !okE {
+		return nil
+	}
+	if rep.MissedAxes, err = missedZ(ctx, eq.yw, aq, eqq); err != nil {
+		return err
+	}
+	rep.MissedEquivariant, err = missedZ(ctx, eq.yw, eqq, aq)
+	return err
 }

@@ -142,6 +142,17 @@ func TestRobustReport(t *testing.T) {
 	if want := 1 - (distuv.ChiSquared{K: float64(r.DF)}).CDF(r.Wald); r.P != want {
 		t.Errorf("p = %v, want %v from W = %v on %d degrees of freedom", r.P, want, r.Wald, r.DF)
 	}
+	if r.Level != 0.01 || r.MaxDistance != 4 || r.MissedMargin != 3 {
+		t.Errorf("limits %v, %v, %v; want 0.01, 4, 3", r.Level, r.MaxDistance, r.MissedMargin)
+	}
+	compared := r.P >= r.Level && r.Distance > r.MaxDistance
+	if !compared && (!math.IsNaN(r.MissedAxes) || !math.IsNaN(r.MissedEquivariant)) {
+		t.Errorf("comparison reported without running: %v, %v", r.MissedAxes, r.MissedEquivariant)
+	}
+	keep := r.P >= r.Level && (r.Distance <= r.MaxDistance || r.MissedEquivariant < r.MissedAxes-r.MissedMargin)
+	if keep != (r.Path == ngca.RobustAxes) {
+		t.Errorf("path %v does not follow the decision of its report %+v", r.Path, r)
+	}
 	if e := ngca.SubspaceError(truth, res.Basis); e > 0.01 {
 		t.Errorf("ε = %.3g on rotated data", e)
 	}
@@ -266,6 +277,35 @@ func TestRobustScreenD30(t *testing.T) {
 		}
 		if eps := ngca.SubspaceError(truth, res.Basis); eps > 1e-6 {
 			t.Errorf("seed %d: axes estimate ε = %.3g, want exact", seed, eps)
+		}
+	}
+}
+
+// TestRobustComparisonBelowD2: the paper's aligned data (a) and (c) at
+// d = 50 with n = 1000 rows, below d², where an estimator blind to the
+// columns cannot find the index space (its equivariant estimate is off by
+// ε 0.5 to 1) and the axes estimate is exact. The axes estimate lies far
+// beyond the Distance bound from the equivariant one; the comparison of the
+// structure each misses must return it.
+func TestRobustComparisonBelowD2(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two robust fits at d = 50")
+	}
+	for _, dist := range []ngcatest.Distribution{ngcatest.GaussianMixture, ngcatest.SubGaussian} {
+		x, truth, err := ngcatest.Artificial{Dist: dist, N: 1000, D: 50}.Sample(rand.NewPCG(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := (&ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 2)}).Fit(context.Background(), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := robustReport(t, res)
+		eq := ngca.SubspaceError(truth, r.Equivariant)
+		if e := ngca.SubspaceError(truth, res.Basis); r.Path != ngca.RobustAxes || e > 1e-9 || !(r.Distance > r.MaxDistance) || eq < 0.3 ||
+			!(r.MissedEquivariant < r.MissedAxes-r.MissedMargin) {
+			t.Errorf("data %v: path %v, ε %.3g (equivariant %.3g), Distance %.3g, missed: axes %.3g, equivariant %.3g",
+				dist, r.Path, e, eq, r.Distance, r.MissedAxes, r.MissedEquivariant)
 		}
 	}
 }

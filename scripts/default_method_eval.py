@@ -105,6 +105,7 @@ ABLATIONS = [  # (key, label, flags of the ablation helper: RobustOptions the co
 ]
 ROBUST_LEVEL = 0.01  # RobustReport.Level: the level of the test of the axes estimate
 ROBUST_MAX_DISTANCE = 4  # RobustReport.MaxDistance: the bound on its Distance from the equivariant estimate
+ROBUST_MISSED_MARGIN = 3  # RobustReport.MissedMargin: the margin of the comparison beyond that bound
 ALL_LABELS = dict([(k, l) for k, l, _ in METHODS] + [(k, l) for k, l, _ in ABLATIONS])
 
 
@@ -279,7 +280,7 @@ def synthetic_report(out, w):
       'WF-LSNGCA, LSNGCA, MIPP and "robust" from `ngca demo -n N -r R -seed S [-rotate]`; '
       '"robust, null test off" from the helper on the same data and estimator seeds; "null coords" is the mean '
       'number of coordinates (of 10) the robust variant\'s null test set to zero and "eq." how many fits returned '
-      'the equivariant estimate, i.e. how many axes estimates failed a check (test p < %g or Distance > %g; of 4 × seeds). At n = 2000 only the helper ran (default and null test off); '
+      'the equivariant estimate, i.e. how many axes estimates failed a check (test p < %g, or Distance > %g and not kept by the comparison; of 4 × seeds). At n = 2000 only the helper ran (default and null test off); '
       'the other methods at n = 2000: docs/errors.md and docs/turned/errors.md.' % (ROBUST_LEVEL, ROBUST_MAX_DISTANCE))
     w('')
     cols = [('wflsngca', 'demo', 'WF-LSNGCA'), ('lsngca', 'demo', 'LSNGCA'), ('mipp', 'demo', 'MIPP'),
@@ -478,12 +479,12 @@ def cmd_report(a):
       '"no tilt of the index space at the axes estimate" (smallest to largest over the seeds) and its Wald statistic W '
       'with its degrees of freedom (d − M)·M ("–" when only one path ran; W = ∞, p = 0 when the test\'s regression is '
       'singular); the Distance of the axes estimate from the equivariant estimate (∞ when it is orthogonal to part of '
-      'the equivariant frame); the axes estimate is returned iff p ≥ %g (RobustReport.Level) and Distance ≤ %g '
-      '(RobustReport.MaxDistance); the fits whose equivariant estimate is the '
+      'the equivariant frame); the axes estimate is returned iff p ≥ %g (RobustReport.Level) and either Distance ≤ %g '
+      '(RobustReport.MaxDistance) or, beyond it, MissedEquivariant < MissedAxes − %g (RobustReport.MissedMargin); the fits whose equivariant estimate is the '
       'refined frame rather than MIPP\'s start (of those where it ran); the number of coordinates '
       'the axes estimate\'s null test left non-zero per seed (the returned basis has zero rows only on the axes path: '
       'the feature-selection table); axes-path fits with fewer non-zero coordinates than M (the basis then has '
-      'arbitrary directions: eigenvalue 0); and the null coordinates of seed 1 (data columns, 1-based).' % (ROBUST_LEVEL, ROBUST_MAX_DISTANCE))
+      'arbitrary directions: eigenvalue 0); and the null coordinates of seed 1 (data columns, 1-based).' % (ROBUST_LEVEL, ROBUST_MAX_DISTANCE, ROBUST_MISSED_MARGIN))
     w('')
     w('| data set [n, d, classes] | M | variant | paths | p | W (df) | Distance | refined | non-null coordinates per seed | fits with < M | null coordinates (seed 1) |')
     w('|---|---|---|---|---|---|---|---|---|---|---|')

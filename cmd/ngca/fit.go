@@ -51,11 +51,14 @@ start's); mean (the column means, which transform subtracts); timings
 cross-validation grids and choices (CV), MIPP's kept functions (Kept), the
 robust variant's Path (0 adaptive, 1 axes, 2 equivariant), the Wald
 statistic, DF and P of the test of the axes estimate and its Distance from
-the equivariant one (the axes estimate is returned only if
-p ≥ 0.01 and distance ≤ 4), KernelCoords and NullCoords (data columns
-numbered from 0), and so on). The command's fields, after label: method
-(the key of the estimator that ran, as -method takes it); input, format,
-n, d, dim; columns and label_column (when the file has a header); seed;
+the equivariant one, MissedAxes and MissedEquivariant (the evidence
+that each misses structure the other holds; the axes estimate is
+returned only if p ≥ 0.01 and distance ≤ 4, or p ≥ 0.01 and, beyond
+that distance, MissedEquivariant < MissedAxes - 3), KernelCoords and
+NullCoords (data columns numbered from 0), and so on). The command's
+fields, after label: method (the key of the estimator that ran, as
+-method takes it); input, format, n, d, dim; columns and label_column
+(when the file has a header); seed;
 settings (the settings the fit used, defaults resolved: the kernel
 estimators' centers and folds, MIPP's iterations and threshold, IMAK's and
 SNGCA's iterations). Numbers have full precision; JSON has no Inf or NaN,

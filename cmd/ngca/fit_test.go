@@ -171,11 +171,13 @@ func checkReportJSON(t *testing.T, key string, j map[string]any, text string, re
 }
 
 // TestFitDocRobustBounds: the help's account of the robust block quotes
-// the library's current level and Distance bound.
+// the library's current level, Distance bound and comparison limit.
 func TestFitDocRobustBounds(t *testing.T) {
-	want := fmt.Sprintf("p ≥ %v and distance ≤ %v", tuned.RobustLevel, tuned.RobustMaxDistance)
-	if !strings.Contains(fitDoc, want) {
-		t.Errorf("fit's help does not say %q", want)
+	for _, want := range []string{fmt.Sprintf("p ≥ %v and distance ≤ %v", tuned.RobustLevel, tuned.RobustMaxDistance),
+		fmt.Sprintf("MissedEquivariant < MissedAxes - %v", tuned.RobustMissedMargin)} {
+		if !strings.Contains(fitDoc, want) {
+			t.Errorf("fit's help does not say %q", want)
+		}
 	}
 }
 

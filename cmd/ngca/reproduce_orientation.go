@@ -38,7 +38,8 @@ the study's time; to save it, fit SNGCA on the first -sngca-seeds data sets
 of each cell only. It writes into -out:
   orientation.csv        one row per fit: cell, seed, method, ε, seconds,
                          separation, and the robust variant's path, p-value,
-                         refinement and ε of both candidates
+                         Distance, refinement, ε of both candidates and
+                         the evidence that each misses structure
   orientation-cells.csv  per cell and method: fits, median, p90, worst ε,
                          share of bad fits (ε > 2·ε_MIPP + 0.01), MIPP's median
   orientation.md         the report: summary, default estimator by rule,

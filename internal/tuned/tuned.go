@@ -12,3 +12,11 @@ const RobustLevel = 0.01
 // robust variant's adaptive path returns (ngca.RobustReport.MaxDistance);
 // docs/robust.md gives its measured reason.
 const RobustMaxDistance = 4
+
+// RobustMissedMargin is the margin, in paired z-scores, by which the
+// evidence that the robust variant's equivariant estimate misses structure
+// must exceed the evidence that its axes estimate does, for the axes
+// estimate beyond the Distance bound to be returned
+// (ngca.RobustReport.MissedMargin): the threshold of its null test's
+// default.
+const RobustMissedMargin = 3

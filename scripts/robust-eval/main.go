@@ -105,7 +105,7 @@ func main() {
 		}()
 	}
 	w := csv.NewWriter(os.Stdout)
-	w.Write([]string{"signal", "n", "d", "r", "mix", "seed", "eps_robust", "eps_axes", "eps_equivariant", "eps_mipp", "path", "p", "distance", "kernel_coords", "err"})
+	w.Write([]string{"signal", "n", "d", "r", "mix", "seed", "eps_robust", "eps_axes", "eps_equivariant", "eps_mipp", "path", "p", "distance", "kernel_coords", "z_axes", "z_eq", "err"})
 	go func() {
 		for _, j := range jobs {
 			ch <- j
@@ -130,13 +130,13 @@ func run(j *job) {
 	x, truth, err := synth.Spec{Signal: j.sig, N: j.n, D: j.d, R: j.r, Mix: mix}.Sample(rand.NewPCG(uint64(j.seed), 77))
 	base := []string{j.sig.Name, strconv.Itoa(j.n), strconv.Itoa(j.d), g(j.r), strconv.Itoa(j.mix), strconv.Itoa(j.seed)}
 	if err != nil {
-		j.rec = append(base, "", "", "", "", "", "", "", "", err.Error())
+		j.rec = append(base, "", "", "", "", "", "", "", "", "", "", err.Error())
 		return
 	}
 	ctx := context.Background()
 	res, err := (&ngca.RobustWFLSNGCA{Dim: 2, Workers: 1, Src: rand.NewPCG(uint64(j.seed), 1)}).Fit(ctx, x)
 	if err != nil {
-		j.rec = append(base, "", "", "", "", "", "", "", "", err.Error())
+		j.rec = append(base, "", "", "", "", "", "", "", "", "", "", err.Error())
 		return
 	}
 	mres, err := (&ngca.MIPP{Dim: 2, Workers: 1, Src: rand.NewPCG(uint64(j.seed), 2)}).Fit(ctx, x)
@@ -152,5 +152,5 @@ func run(j *job) {
 		return g(ngca.SubspaceError(truth, b))
 	}
 	kc := fmt.Sprint(rep.KernelCoords)
-	j.rec = append(base, eps(res.Basis), eps(rep.Axes), eps(rep.Equivariant), em, rep.Path.String(), g(rep.P), g(rep.Distance), kc, "")
+	j.rec = append(base, eps(res.Basis), eps(rep.Axes), eps(rep.Equivariant), em, rep.Path.String(), g(rep.P), g(rep.Distance), kc, g(rep.MissedAxes), g(rep.MissedEquivariant), "")
 }

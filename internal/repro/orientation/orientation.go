@@ -254,7 +254,8 @@ func newRow(j job, method string, took time.Duration, truth *mat.Dense, res *ngc
 	c := j.cell
 	r := Row{Block: c.Block, Cell: c.Name, Signal: c.Signal, M: c.M, N: c.N, D: c.D, R: c.R, Mix: c.Mix,
 		Seed: j.seed, Method: method, Seconds: took.Seconds(),
-		Epsilon: math.NaN(), Separation: math.NaN(), P: math.NaN(), Distance: math.NaN(), EpsilonAxes: math.NaN(), EpsilonEquivar: math.NaN()}
+		Epsilon: math.NaN(), Separation: math.NaN(), P: math.NaN(), Distance: math.NaN(), EpsilonAxes: math.NaN(), EpsilonEquivar: math.NaN(),
+		MissedAxes: math.NaN(), MissedEquivar: math.NaN()}
 	if err != nil {
 		r.Err = err.Error()
 		return r
@@ -263,6 +264,7 @@ func newRow(j job, method string, took time.Duration, truth *mat.Dense, res *ngc
 	if rep, ok := res.Report.(*ngca.RobustReport); ok {
 		r.Robust, r.Path, r.P, r.Distance, r.Refined = true, rep.Path.String(), rep.P, rep.Distance, rep.Refined
 		r.EpsilonAxes, r.EpsilonEquivar = subspaceError(truth, rep.Axes), subspaceError(truth, rep.Equivariant)
+		r.MissedAxes, r.MissedEquivar = rep.MissedAxes, rep.MissedEquivariant
 	}
 	return r
 }
