@@ -491,7 +491,7 @@ func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *Rob
 	}
 	rep.Wald, rep.DF = test.wald(eq.wh, axes)
 	rep.P = 1 - distuv.ChiSquared{K: float64(rep.DF)}.CDF(rep.Wald)
-	if rep.P < rep.Level {
+	if !(rep.P >= rep.Level) {
 		return false, nil
 	}
 	if rep.Distance <= rep.MaxDistance {
