@@ -287,26 +287,31 @@ func TestRobustScreenD30(t *testing.T) {
 // columns cannot find the index space (its equivariant estimate is off by
 // ε 0.5 to 1) and the axes estimate is exact. The axes estimate lies far
 // beyond the Distance bound from the equivariant one; the comparison of the
-// structure each misses must return it.
+// structure each misses must return it, on two seeds each. The log shows
+// how far below zero the evidence against the exact axes estimate goes
+// (docs/robust.md quotes it).
 func TestRobustComparisonBelowD2(t *testing.T) {
 	if testing.Short() {
-		t.Skip("two robust fits at d = 50")
+		t.Skip("four robust fits at d = 50")
 	}
 	for _, dist := range []ngcatest.Distribution{ngcatest.GaussianMixture, ngcatest.SubGaussian} {
-		x, truth, err := ngcatest.Artificial{Dist: dist, N: 1000, D: 50}.Sample(rand.NewPCG(1, 1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := (&ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 2)}).Fit(context.Background(), x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := robustReport(t, res)
-		eq := ngca.SubspaceError(truth, r.Equivariant)
-		if e := ngca.SubspaceError(truth, res.Basis); r.Path != ngca.RobustAxes || e > 1e-9 || !(r.Distance > r.MaxDistance) || eq < 0.3 ||
-			!(r.MissedEquivariant < r.MissedAxes-r.MissedMargin) {
-			t.Errorf("data %v: path %v, ε %.3g (equivariant %.3g), Distance %.3g, missed: axes %.3g, equivariant %.3g",
-				dist, r.Path, e, eq, r.Distance, r.MissedAxes, r.MissedEquivariant)
+		for seed := uint64(1); seed <= 2; seed++ {
+			x, truth, err := ngcatest.Artificial{Dist: dist, N: 1000, D: 50}.Sample(rand.NewPCG(seed, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := (&ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(seed, 2)}).Fit(context.Background(), x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := robustReport(t, res)
+			eq := ngca.SubspaceError(truth, r.Equivariant)
+			t.Logf("data %v seed %d: missed: axes %.3g, equivariant %.3g (ε of the equivariant estimate %.3g)", dist, seed, r.MissedAxes, r.MissedEquivariant, eq)
+			if e := ngca.SubspaceError(truth, res.Basis); r.Path != ngca.RobustAxes || e > 1e-9 || !(r.Distance > r.MaxDistance) || eq < 0.3 ||
+				!(r.MissedEquivariant < r.MissedAxes-r.MissedMargin) {
+				t.Errorf("data %v seed %d: path %v, ε %.3g (equivariant %.3g), Distance %.3g, missed: axes %.3g, equivariant %.3g",
+					dist, seed, r.Path, e, eq, r.Distance, r.MissedAxes, r.MissedEquivariant)
+			}
 		}
 	}
 }

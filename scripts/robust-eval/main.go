@@ -105,7 +105,7 @@ func main() {
 		}()
 	}
 	w := csv.NewWriter(os.Stdout)
-	w.Write([]string{"signal", "n", "d", "r", "mix", "seed", "eps_robust", "eps_axes", "eps_equivariant", "eps_mipp", "path", "p", "distance", "kernel_coords", "z_axes", "z_eq", "err"})
+	w.Write([]string{"signal", "n", "d", "r", "mix", "seed", "eps_robust", "eps_axes", "eps_equivariant", "eps_mipp", "path", "p", "distance", "kernel_coords", "missed_axes", "missed_equivariant", "err"})
 	go func() {
 		for _, j := range jobs {
 			ch <- j
