@@ -243,9 +243,11 @@ type RobustReport struct {
 func (*RobustReport) isReport() {}
 
 // robustRounds is the number of frame refinements of the equivariant
-// estimate: the second changes the first's result by far less than its
-// sampling error, and its regression gives the covariance of the tilt at
-// a frame already close to the estimate (docs/robust.md).
+// estimate: the second moves the frame by less than its sampling error as
+// the tilt's covariance measures it, yet removes much of the error the
+// first leaves on signals with edges, and its regression gives the
+// covariance of the tilt at a frame already close to the estimate; a
+// third adds little (docs/robust.md).
 const robustRounds = 2
 
 // robustSettings are the variant's settings with the defaults filled in.
