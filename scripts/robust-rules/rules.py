@@ -75,7 +75,7 @@ def main(folder):
           "| outside, n ≤ 1000 | axes kept, k > 0 |")
     print("|---|---|---|---|---|---|---|")
     for name, rule in RULES:
-        got_goal = got_all = inexact = 0
+        got_goal = got_all = mixed_kept = 0
         outside = [0, 0, 0]
         for f in robust:
             keep = rule(f)
@@ -83,11 +83,11 @@ def main(folder):
             if f["ea"] <= 1e-6 and keep:
                 got_all += 1
                 got_goal += f["goal"]
-            inexact += keep and f["mixed"]
+            mixed_kept += keep and f["mixed"]
             if f["mipp"] is not None and f["n"] >= f["d"] ** 2 and eps > 2 * f["mipp"] + 0.01:
                 outside[0 if f["n"] >= 2000 else 1 if f["n"] > 1000 else 2] += 1
         print("| %s | %d (%.1f %%) | %d | %d | %d | %d | %s |" % (
-            name, got_goal, 100.0 * got_goal / exact_goal, got_all, outside[0], outside[1], outside[2], inexact))
+            name, got_goal, 100.0 * got_goal / exact_goal, got_all, outside[0], outside[1], outside[2], mixed_kept))
 
 
 if __name__ == "__main__":
