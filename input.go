@@ -324,6 +324,7 @@ func (dep dependency) String() string {
 	what := "a linear combination of the columns before it"
 	switch len(dep.of) {
 	case 0:
+		what = "constant to within the rounding error of its values"
 	case 1:
 		what = fmt.Sprintf("a copy of column index %d (up to scale and shift)", dep.of[0])
 	default:
@@ -344,12 +345,15 @@ func (dep dependency) String() string {
 // by the other columns.
 //
 // Column j is dependent if the residual of that regression has a standard
-// deviation below tol times its own (1, the columns being standardised),
+// deviation below tol_j times its own (1, the columns being standardised),
 //
-//	tol = 16·ε·(d·max_k max_i |x_ik|/D_k + √n·max_ik |z_ik|):
+//	tol_j = 16·ε·(d·max_k max_i |x_ik|/D_k + √n·max_ik |z_ik|), k ≤ j kept:
 //
-// the rounding error of the least precise column, which a combination
-// carries into its residual, and the error of the factorisation. The
+// the rounding error of the least precise of the columns in the
+// regression, which a combination carries into its residual, and the
+// error of the factorisation. A column with no digits left of its own
+// (its spread below about 10⁻¹⁴ of its magnitude) thus counts as
+// dependent without making the columns before it so. The
 // residuals are the diagonal of R in z_c = QR (Householder, backward
 // stable), z_c being the kept columns of z centred once more, which
 // removes the rounding error of the means (√n times that of a value); the
@@ -364,13 +368,14 @@ func (dep dependency) String() string {
 func (s scaling) dependentColumns(z *mat.Dense) []dependency {
 	n, d := z.Dims()
 	zc := mat.NewDense(n, d, nil)
-	var prec, zmax float64 // max_k max_i |x_ik| / D_k, as x/D = z + μ/D, and max |z|
+	prec := make([]float64, d) // max_i |x_ij| / D_j, as x/D = z + μ/D
+	var zmax float64           // max |z|
 	for j := 0; j < d; j++ {
 		off := s.mu[j] / s.unit[j]
 		var m float64
 		for i := 0; i < n; i++ {
 			v := z.At(i, j)
-			prec = math.Max(prec, math.Abs(v+off))
+			prec[j] = math.Max(prec[j], math.Abs(v+off))
 			zmax = math.Max(zmax, math.Abs(v))
 			m += v
 		}
@@ -379,20 +384,25 @@ func (s scaling) dependentColumns(z *mat.Dense) []dependency {
 			zc.Set(i, j, z.At(i, j)-m)
 		}
 	}
-	tol := 16 * eps * (float64(d)*prec + math.Sqrt(float64(n))*zmax)
 	norm := math.Sqrt(float64(n - 1))
 	kept := make([]int, d)
 	for j := range kept {
 		kept[j] = j
 	}
 	var deps []dependency
-	for start := 0; ; {
+	for start := 0; len(kept) > 0; {
 		var qr mat.QR
 		qr.Factorize(columns(zc, kept))
 		var r mat.Dense
 		qr.RTo(&r)
 		p := -1
+		var worst float64 // the largest prec of kept[:c+1]
+		for c := 0; c < start; c++ {
+			worst = math.Max(worst, prec[kept[c]])
+		}
 		for c := start; c < len(kept); c++ {
+			worst = math.Max(worst, prec[kept[c]])
+			tol := 16 * eps * (float64(d)*worst + math.Sqrt(float64(n))*zmax)
 			if rho := math.Abs(r.At(c, c)) / norm; !(rho > tol) {
 				p = c
 				deps = append(deps, dependency{col: kept[c], resid: rho})
@@ -408,6 +418,7 @@ func (s scaling) dependentColumns(z *mat.Dense) []dependency {
 		kept = append(kept[:p], kept[p+1:]...)
 		start = p
 	}
+	return deps // every column dependent: no digits left to tell them apart
 }
 
 // combination returns the columns before j that column j of z = QR is a

@@ -44,12 +44,38 @@ func SubspaceError(truth, estimate mat.Matrix) float64 {
 // orthonormal returns an orthonormal basis of the column span of a (d×m, m ≤
 // d), obtained by Householder QR, so that column i spans the part of
 // column i of a orthogonal to the columns before it. Each column's sign is
-// fixed so that its entry of largest magnitude is positive. ok is false if a
-// is not finite or its columns are (numerically) linearly dependent.
+// fixed so that its entry of largest magnitude is positive. A row of a that
+// is exactly zero is exactly zero in q (the factorisation runs on the other
+// rows), so that a column left out of a fit keeps an exact zero row. ok is
+// false if a is not finite or its columns are (numerically) linearly
+// dependent.
 func orthonormal(a mat.Matrix) (q *mat.Dense, ok bool) {
 	d, m := a.Dims()
 	if checkFinite("", a) != nil {
 		return nil, false
+	}
+	var nonzero []int
+	for i := 0; i < d; i++ {
+		for j := 0; j < m; j++ {
+			if a.At(i, j) != 0 {
+				nonzero = append(nonzero, i)
+				break
+			}
+		}
+	}
+	if len(nonzero) < d {
+		if len(nonzero) < m {
+			return nil, false
+		}
+		sub, ok := orthonormal(rowsOf(mat.DenseCopyOf(a), nonzero))
+		if !ok {
+			return nil, false
+		}
+		q = mat.NewDense(d, m, nil)
+		for k, i := range nonzero {
+			q.SetRow(i, sub.RawRowView(k))
+		}
+		return q, true
 	}
 	// Every column is brought to a largest magnitude in [½, 1) by an exact
 	// power of two, which changes neither its span nor (barring underflow)
