@@ -41,35 +41,48 @@ const gramChunk = 512
 // the points past the last multiple of four are added in Go. The sums
 // differ from addGramRows's only by rounding (TestAddGram).
 func addGramTiles(g, psi []float64, b, m int) {
-	b4, m4 := b&^3, m&^3
-	var out [8]float64
+	m4 := m &^ 3
 	for p0 := 0; p0 < m4; p0 += gramChunk {
-		n := min(gramChunk, m4-p0)
-		for i := 0; i < b4; i += 4 {
-			x := psi[i*m+p0:]
-			for j := 0; j <= i+2; j += 2 {
-				dot4x2(x, m, psi[j*m+p0:], m, n, &out)
-				for a := 0; a < 4; a++ {
-					for c := 0; c < 2 && j+c <= i+a; c++ {
-						g[(i+a)*b+j+c] += out[2*a+c]
-					}
-				}
-			}
-		}
+		gramTiles(g, psi[p0:], m, b, min(gramChunk, m4-p0))
 	}
 	if m4 < m {
-		for i := 0; i < b4; i++ {
-			xi := psi[i*m+m4 : (i+1)*m]
-			for j := 0; j <= i; j++ {
-				var s float64
-				for p, v := range psi[j*m+m4 : (j+1)*m] {
-					s += xi[p] * v
+		gramTail(g, psi[m4:], m, b, m-m4)
+	}
+	addGramRows(g, psi, b, m, b&^3)
+}
+
+// gramTiles adds to g (b×b) the tiles of rows below the last multiple of
+// four of b over the first n points (n a multiple of 4, at most
+// gramChunk) of the rows of psi, ld apart.
+func gramTiles(g, psi []float64, ld, b, n int) {
+	var out [8]float64
+	for i := 0; i < b&^3; i += 4 {
+		x := psi[i*ld:]
+		for j := 0; j <= i+2; j += 2 {
+			dot4x2(x, ld, psi[j*ld:], ld, n, &out)
+			for a := 0; a < 4; a++ {
+				for c := 0; c < 2 && j+c <= i+a; c++ {
+					g[(i+a)*b+j+c] += out[2*a+c]
 				}
-				g[i*b+j] += s
 			}
 		}
 	}
-	addGramRows(g, psi, b, m, b4)
+}
+
+// gramTail adds to g (b×b) the products over the first n points of the
+// rows of psi (ld apart) for the entries of gramTiles's rows: the points
+// past the last multiple of four, added in Go.
+func gramTail(g, psi []float64, ld, b, n int) {
+	for i := 0; i < b&^3; i++ {
+		xi := psi[i*ld : i*ld+n]
+		for j := 0; j <= i; j++ {
+			var s float64
+			for p, v := range psi[j*ld : j*ld+n] {
+				s += xi[p] * v
+			}
+			g[i*b+j] += s
+		}
+	}
 }
 
 // addDots adds to c[i·ldc+j] the dot products over n points of row i of x

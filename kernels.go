@@ -94,36 +94,17 @@ func gauss(t float64) float64 {
 // ∂_j k_k(x) = (c_kj − x_j)·curv·k_k(x).
 func fillBasis(psi, h, kt []float64, ldk int, cj, xj, a []float64, curv float64) {
 	m := len(xj)
-	for k, ck := range cj {
-		krow := kt[k*ldk : k*ldk+m]
-		var s float64
-		switch {
-		case psi != nil && a == nil:
-			prow := psi[k*m : (k+1)*m]
-			for p, kv := range krow {
-				diff := ck - xj[p]
-				prow[p] = diff * kv
-				s += (diff*diff*curv - 1) * kv
-			}
-		case psi != nil:
-			prow := psi[k*m : (k+1)*m]
-			for p, kv := range krow {
-				diff := ck - xj[p]
-				prow[p] = diff * kv
-				s += (diff*diff*curv - 1 + diff*a[p]) * kv
-			}
-		case a != nil:
-			for p, kv := range krow {
-				diff := ck - xj[p]
-				s += (diff*diff*curv - 1 + diff*a[p]) * kv
-			}
-		default:
-			for p, kv := range krow {
-				diff := ck - xj[p]
-				s += (diff*diff*curv - 1) * kv
-			}
+	for k := 0; k < len(cj); k += 4 {
+		c := cj[k:min(k+4, len(cj))]
+		var s [4]float64
+		var p []float64
+		if psi != nil {
+			p = psi[k*m:]
 		}
-		h[k] += s
+		addBasis(p, m, s[:len(c)], kt[k*ldk:], ldk, c, xj, a, curv)
+		for r, v := range s[:len(c)] {
+			h[k+r] += v
+		}
 	}
 }
 

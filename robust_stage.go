@@ -217,6 +217,7 @@ func (rs *robustSweep) curv(j int, sigma float64) float64 {
 type robustCell struct {
 	rs   *robustSweep
 	psi  []float64   // b×rows basis values of a block
+	sums []float64   // b: coordSums.add's workspace
 	g, h []float64   // the totals of the last scored coordinate
 	lin  *linSums    // the linear sums of the last scored coordinate
 	row  []float64   // the scores of the last scored coordinate
@@ -234,7 +235,7 @@ func (rs *robustSweep) cellOf(w int) cell {
 		if rs.lf != nil {
 			q = rs.lf.q
 		}
-		c := &robustCell{rs: rs, psi: make([]float64, sd.b*sd.maxBlock()), g: make([]float64, sd.b*sd.b),
+		c := &robustCell{rs: rs, psi: make([]float64, sd.b*sd.maxBlock()), sums: make([]float64, sd.b), g: make([]float64, sd.b*sd.b),
 			h: make([]float64, sd.b), cv: newLinScorer(sd.b, len(rs.st.ridges), q), ktWidth: -1}
 		if rs.fits != nil {
 			c.cv.kept = newCellFits(sd.b, q, len(rs.st.ridges), sd.part.folds())
@@ -254,8 +255,13 @@ func (rs *robustSweep) linSumsOf(j int) *linSums {
 }
 
 func (c *robustCell) add(kt []float64, ldk int, blk block, j, w int, sigma float64) {
-	c.rs.sums[j].add(c.rs.sd, c.psi, kt, ldk, blk, j, c.rs.curv(j, sigma), c.rs.reused(w, j) == nil)
-	if ls := c.rs.linSumsOf(j); ls != nil {
+	ls := c.rs.linSumsOf(j)
+	var s []float64 // the linear sums need the block's basis values
+	if ls == nil {
+		s = c.sums
+	}
+	c.rs.sums[j].add(c.rs.sd, c.psi, s, kt, ldk, blk, j, c.rs.curv(j, sigma), c.rs.reused(w, j) == nil)
+	if ls != nil {
 		c.linearSums(ls, blk, j)
 	}
 }

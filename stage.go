@@ -92,12 +92,19 @@ func newCoordSums(sd *stageData, gram bool) *coordSums {
 // add adds the rows of the block to the sums of coordinate j, with the
 // kernel values kt (kt[k·ldk+p] for the block's p-th row) and curv as in
 // fillBasis; psi (b×rows) is workspace. The Gram matrix is summed only if
-// gram is set.
-func (c *coordSums) add(sd *stageData, psi, kt []float64, ldk int, blk block, j int, curv float64, gram bool) {
+// gram is set. With workspace s (b) and fusedGram(b), the basis values
+// are formed and added chunk by chunk (addBasisGram), and psi then holds
+// only the last chunk's; with s nil, psi holds the block's basis values
+// afterwards (if gram is set).
+func (c *coordSums) add(sd *stageData, psi, s, kt []float64, ldk int, blk block, j int, curv float64, gram bool) {
 	n, b, m := sd.n, sd.b, blk.rows()
 	var aj []float64
 	if sd.aT != nil {
 		aj = sd.aT[j*n+blk.lo : j*n+blk.hi]
+	}
+	if gram && s != nil && fusedGram(b) {
+		addBasisGram(c.gf[blk.fold], c.hf[blk.fold], psi, s, kt, ldk, sd.cT.RawRowView(j), sd.xT[j*n+blk.lo:j*n+blk.hi], aj, curv)
+		return
 	}
 	if gram {
 		psi = psi[:b*m]
@@ -185,7 +192,7 @@ func (ks *kernelStage) cellOf(w int) cell {
 	if ks.cells[w] == nil {
 		sd := ks.sd
 		ks.cells[w] = &kernelCell{ks: ks, cv: newCVScorer(sd.b, len(ks.ridges)), psi: make([]float64, sd.b*sd.maxBlock()),
-			g: make([]float64, sd.b*sd.b), h: make([]float64, sd.b)}
+			sums: make([]float64, sd.b), g: make([]float64, sd.b*sd.b), h: make([]float64, sd.b)}
 	}
 	return ks.cells[w]
 }
@@ -195,12 +202,13 @@ type kernelCell struct {
 	ks   *kernelStage
 	cv   *cvScorer
 	psi  []float64   // b×rows basis values of a block
+	sums []float64   // b: coordSums.add's workspace
 	g, h []float64   // the totals of the last scored coordinate
 	used []foldEntry // the reductions it reused, if any
 }
 
 func (c *kernelCell) add(kt []float64, ldk int, blk block, j, w int, sigma float64) {
-	c.ks.sums[j].add(c.ks.sd, c.psi, kt, ldk, blk, j, 1/(sigma*sigma), c.ks.reused(w, j) == nil)
+	c.ks.sums[j].add(c.ks.sd, c.psi, c.sums, kt, ldk, blk, j, 1/(sigma*sigma), c.ks.reused(w, j) == nil)
 }
 
 func (c *kernelCell) score(j, w int, sigma float64, row []float64) {
