@@ -16,16 +16,17 @@ import (
 var blockRows = 4096
 
 // passRows is the most rows whose kernel values a stage forms at once (a
-// pass of consecutive blocks; 13 MiB of distances and kernel values at
-// b = 100). Every worker then adds a whole pass to one coordinate's sums,
-// so a stage of at most passRows rows waits for its workers twice per
-// width, not twice per block.
-const passRows = 8192
+// pass of consecutive blocks; 13 MiB for the two passes a sweep holds at
+// b = 100), so that a stage of at most passRows rows waits for its
+// workers once per width, not once per block. It is a variable for the
+// tests.
+var passRows = 8192
 
 // keptDistances is the largest b·n for which a stage keeps the squared
 // distances between centers and rows (8 bytes each, 64 MiB) instead of
 // computing them again for every block and width. Both give the same values.
-const keptDistances = 1 << 23
+// It is a variable for the tests.
+var keptDistances = 1 << 23
 
 // block is the range [lo, hi) of positions of the fold order, inside fold.
 type block struct{ lo, hi, fold int }
@@ -138,4 +139,76 @@ func (s *blockScratch) kernel(ctx context.Context, workers int, sd *stageData, k
 		return nil, err
 	}
 	return kt, kernel(ctx, workers, kt, d2, sd.b, sigma)
+}
+
+// foldRuns splits the blocks of a pass into runs of consecutive blocks of
+// one fold.
+func foldRuns(ps []block) [][]block {
+	var runs [][]block
+	for i, blk := range ps {
+		if i > 0 && blk.fold == ps[i-1].fold {
+			runs[len(runs)-1] = append(runs[len(runs)-1], blk)
+		} else {
+			runs = append(runs, []block{blk})
+		}
+	}
+	return runs
+}
+
+// kernelChunk is the number of centers whose kernel values over a pass
+// one task of kernelPasses forms.
+const kernelChunk = 4
+
+// kernelPasses forms the kernel values of the passes of a sweep, b×rows
+// each (compact, as blockScratch.kernel), in two buffers: step s of the
+// sweep reads kt[s%2] while the tasks of step s+1 fill the other.
+type kernelPasses struct {
+	sd     *stageData
+	kernel kernelFunc
+	tasks  int          // tasks per pass: chunks of kernelChunk centers
+	kt     [2][]float64 // b×rows kernel values of two passes
+	d2     [][]float64  // per worker: a chunk's distances, if sd.d2 is nil
+}
+
+func newKernelPasses(sd *stageData, kernel kernelFunc, workers int) *kernelPasses {
+	m := 0
+	for _, ps := range sd.passes {
+		m = max(m, passSpan(ps))
+	}
+	kp := &kernelPasses{sd: sd, kernel: kernel, tasks: (sd.b + kernelChunk - 1) / kernelChunk}
+	for i := range kp.kt {
+		kp.kt[i] = make([]float64, sd.b*m)
+	}
+	if sd.d2 == nil {
+		kp.d2 = make([][]float64, max(1, workers))
+	}
+	return kp
+}
+
+// fill forms, as task t on worker wk, the kernel values at width sigma of
+// chunk t of the centers over the rows of pass ps, into the buffer of
+// step s.
+func (kp *kernelPasses) fill(ctx context.Context, wk, t, s int, ps []block, sigma float64) error {
+	sd := kp.sd
+	lo, hi := ps[0].lo, ps[len(ps)-1].hi
+	m := hi - lo
+	k0, k1 := t*kernelChunk, min(sd.b, (t+1)*kernelChunk)
+	kt := kp.kt[s%2][k0*m : k1*m]
+	if sd.d2 != nil {
+		for k := k0; k < k1; k++ {
+			if err := kp.kernel(ctx, 1, kt[(k-k0)*m:(k-k0+1)*m], sd.d2[k*sd.n+lo:k*sd.n+hi], 1, sigma); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if kp.d2[wk] == nil {
+		kp.d2[wk] = make([]float64, kernelChunk*len(kp.kt[0])/sd.b)
+	}
+	_, c := sd.kc.Dims()
+	d2 := kp.d2[wk][:(k1-k0)*m]
+	if err := sqDistTo(ctx, 1, d2, sd.kx, sd.kc.Slice(k0, k1, 0, c).(*mat.Dense), sd.part.order[lo:hi]); err != nil {
+		return err
+	}
+	return kp.kernel(ctx, 1, kt, d2, k1-k0, sigma)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ngca-go/ngca/ngcatest"
@@ -109,6 +110,41 @@ func TestRowBlocks(t *testing.T) {
 		t.Logf("%s: largest deviation %.2g", want.Method, dev)
 		if dev > 1e-9 {
 			t.Errorf("%s: blocks of 37 rows change the fit by %.3g", want.Method, dev)
+		}
+	}
+}
+
+// TestSweepWorkers checks that fits whose stages sum over several passes
+// of rows, with folds of several blocks that span passes, are the same
+// bits for any number of workers: WF-LSNGCA (both stages, the second
+// reusing the first's reductions), LSNGCA without kept distances, and the
+// robust variant (its stages with linear parts and null tests).
+func TestSweepWorkers(t *testing.T) {
+	x := sampleA(t, 700, 5, 3)
+	defer func(b, p, k int) { blockRows, passRows, keptDistances = b, p, k }(blockRows, passRows, keptDistances)
+	blockRows, passRows = 45, 100
+	for _, est := range []func(workers int) Estimator{
+		func(w int) Estimator { return &WFLSNGCA{Dim: 2, NumCenters: 40, Src: rand.NewPCG(5, 5), Workers: w} },
+		func(w int) Estimator { return &LSNGCA{Dim: 2, NumCenters: 37, Src: rand.NewPCG(5, 6), Workers: w} },
+		func(w int) Estimator {
+			return &RobustWFLSNGCA{Dim: 2, NumCenters: 40, Src: rand.NewPCG(5, 7), Workers: w}
+		},
+	} {
+		for _, kept := range []int{1 << 23, 0} {
+			keptDistances = kept
+			want, err := est(1).Fit(context.Background(), x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []int{2, 3, 7} {
+				got, err := est(w).Fit(context.Background(), x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !mat.Equal(got.Basis, want.Basis) || !slices.Equal(got.Eigenvalues, want.Eigenvalues) {
+					t.Errorf("%s, kept distances %d: %d workers give another fit than one", want.Method, kept, w)
+				}
+			}
 		}
 	}
 }

@@ -3,12 +3,17 @@ package ngca
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
-// parallelFor runs task(w, i) for i = 0, …, n−1 on up to workers goroutines.
-// w identifies the goroutine running the task (0 ≤ w < workers) so that a
-// task can use per-worker scratch space. done, if not nil, is called on the
-// calling goroutine after each task that succeeds.
+// parallelFor runs task(w, i) for i = 0, …, n−1 on up to workers goroutines,
+// the calling one included. w identifies the goroutine running the task
+// (0 ≤ w < workers; 0 is the calling goroutine) so that a task can use
+// per-worker scratch space. Each goroutine takes the next task index from
+// a shared counter, so tasks start in index order and no goroutine hands
+// them out. done, if not nil, is called on the calling goroutine once per
+// task that succeeds: between its own tasks and before parallelFor
+// returns.
 //
 // Tasks must write only their own outputs; results are then bit-identical
 // for any number of workers. Once a task fails or ctx is done no new task
@@ -31,58 +36,61 @@ func parallelFor(ctx context.Context, workers, n int, task func(w, i int) error,
 		return checkContext(ctx)
 	}
 
-	type outcome struct {
-		i   int
-		err error
+	var (
+		next, succeeded atomic.Int64
+		stop            atomic.Bool
+		mu              sync.Mutex
+		firstErr        error
+		errIdx          = n
+		ctxDone         = ctx.Done()
+		reported        int64
+	)
+	report := func() {
+		if done == nil {
+			return
+		}
+		for s := succeeded.Load(); reported < s; reported++ {
+			done()
+		}
 	}
-	jobs := make(chan int)
-	finished := make(chan outcome, workers)
+	run := func(w int) {
+		for !stop.Load() {
+			select {
+			case <-ctxDone:
+				stop.Store(true)
+				return
+			default:
+			}
+			i := int(next.Add(1) - 1)
+			if i >= n {
+				return
+			}
+			if err := task(w, i); err != nil {
+				mu.Lock()
+				if i < errIdx {
+					firstErr, errIdx = err, i
+				}
+				mu.Unlock()
+				stop.Store(true)
+				return
+			}
+			succeeded.Add(1)
+			if w == 0 {
+				report()
+			}
+		}
+	}
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for w := 1; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range jobs {
-				finished <- outcome{i, task(w, i)}
-			}
+			run(w)
 		}()
 	}
-
-	var (
-		firstErr error
-		errIdx   = n
-		next     int
-		running  int
-		stop     bool
-		ctxDone  = ctx.Done()
-	)
-	for running > 0 || (!stop && next < n) {
-		var send chan int
-		if !stop && next < n {
-			send = jobs
-		}
-		select {
-		case send <- next:
-			next++
-			running++
-		case o := <-finished:
-			running--
-			switch {
-			case o.err != nil:
-				if o.i < errIdx {
-					firstErr, errIdx = o.err, o.i
-				}
-				stop = true
-			case done != nil:
-				done()
-			}
-		case <-ctxDone:
-			ctxDone = nil
-			stop = true
-		}
-	}
-	close(jobs)
+	run(0)
 	wg.Wait()
+	report()
 	if firstErr != nil {
 		return firstErr
 	}

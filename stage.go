@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -242,54 +243,81 @@ type kernelFunc func(ctx context.Context, workers int, kt, d2 []float64, b int, 
 
 // sweep cross-validates every (width, ridge) pair of every coordinate:
 // for each width and each pass of rows it forms the pass's kernel values
-// once, and adds them, in parallel over the d coordinates, to every
-// coordinate's sums with the cell of the worker (cellOf(w) returns worker
-// w's cell), which after the last pass scores every ridge. The pair with
-// the lowest mean score wins; ties go to the smaller width index, then to
-// the smaller ridge index. Progress counts (width, coordinate) cells.
+// once and adds them to every coordinate's sums with the cell of the
+// worker (cellOf(w) returns worker w's cell), which after the last pass
+// scores every ridge. The pair with the lowest mean score wins; ties go to
+// the smaller width index, then to the smaller ridge index. Progress
+// counts (width, coordinate) cells.
+//
+// Each (width, pass) step is one parallelFor of fine tasks: a coordinate's
+// blocks of one fold (sums of different folds are separate, so a
+// coordinate's folds run in parallel; the blocks of a fold stay in order),
+// the score of a coordinate run by the task that finishes its last fold,
+// and last the kernel values of the next step in chunks of centers, into
+// the other of two buffers (kernelPasses). Every sum is formed in the
+// order of a serial sweep, so the results do not depend on the workers.
 func sweep(ctx context.Context, p *plan, sd *stageData, widths []float64, L int, kernel kernelFunc, cellOf func(w int) cell) ([]choice, error) {
-	W, d := len(widths), sd.d
+	W, d, P := len(widths), sd.d, len(sd.passes)
 	choices := make([]choice, d)
 	for j := range choices {
 		choices[j] = choice{scores: make([]float64, W*L), best: math.Inf(1), w: -1, l: -1}
 	}
 	rows := make([][]float64, max(1, p.workers))
-	done, total := 0, W*d
+	var scored atomic.Int64
+	reported, total := 0, W*d
 	report := func() {
-		done++
-		p.progress.report(done, total)
+		for s := int(scored.Load()); reported < s; {
+			reported++
+			p.progress.report(reported, total)
+		}
 	}
-	bs := newBlockScratch(sd)
-	for w, sigma := range widths {
-		for i, ps := range sd.passes {
-			kt, err := bs.kernel(ctx, p.workers, sd, kernel, ps, sigma)
-			if err != nil {
-				return nil, err
+	kp := newKernelPasses(sd, kernel, p.workers)
+	err := parallelFor(ctx, p.workers, kp.tasks, func(wk, t int) error {
+		return kp.fill(ctx, wk, t, 0, sd.passes[0], widths[0])
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	pending := make([]atomic.Int32, d)
+	passRuns := make([][][]block, P)
+	for i, ps := range sd.passes {
+		passRuns[i] = foldRuns(ps)
+	}
+	for s := 0; s < W*P; s++ {
+		w, i := s/P, s%P
+		sigma, ps, runs := widths[w], sd.passes[i], passRuns[i]
+		last, span, kt := i == P-1, passSpan(ps), kp.kt[s%2]
+		nAdd, nFill := d*len(runs), 0
+		if s+1 < W*P {
+			nFill = kp.tasks
+		}
+		for j := range pending {
+			pending[j].Store(int32(len(runs)))
+		}
+		err := parallelFor(ctx, p.workers, nAdd+nFill, func(wk, t int) error {
+			if t >= nAdd {
+				next := s + 1
+				return kp.fill(ctx, wk, t-nAdd, next, sd.passes[next%P], widths[next/P])
 			}
-			last, span := i == len(sd.passes)-1, passSpan(ps)
-			var doneFn func()
-			if last {
-				doneFn = report
+			j, r := t/len(runs), t%len(runs)
+			c := cellOf(wk)
+			for _, blk := range runs[r] {
+				c.add(kt[blk.lo-ps[0].lo:], span, blk, j, w, sigma)
 			}
-			err = parallelFor(ctx, p.workers, d, func(wk, j int) error {
-				c := cellOf(wk)
-				for _, blk := range ps {
-					c.add(kt[blk.lo-ps[0].lo:], span, blk, j, w, sigma)
-				}
-				if !last {
-					return nil
-				}
-				if rows[wk] == nil {
-					rows[wk] = make([]float64, L)
-				}
-				row := rows[wk]
-				c.score(j, w, sigma, row)
-				choices[j].update(w, row, func() { c.keep(j) })
+			if !last || pending[j].Add(-1) != 0 {
 				return nil
-			}, doneFn)
-			if err != nil {
-				return nil, err
 			}
+			if rows[wk] == nil {
+				rows[wk] = make([]float64, L)
+			}
+			row := rows[wk]
+			c.score(j, w, sigma, row)
+			choices[j].update(w, row, func() { c.keep(j) })
+			scored.Add(1)
+			return nil
+		}, report)
+		if err != nil {
+			return nil, err
 		}
 	}
 	return choices, nil
