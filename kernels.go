@@ -268,3 +268,35 @@ func (m *derivModel) jacobianTo(dst *mat.Dense, x []float64) {
 		}
 	}
 }
+
+// meanJacobian returns (1/n) Σᵢ J(zᵢ), the mean over the rows of z of the
+// model's Jacobian (jacobianTo), summed in the order of the rows. The
+// Jacobians are formed in parallel, in groups of rows that bound the
+// memory, and added on the calling goroutine, so the result does not
+// depend on the workers.
+func (m *derivModel) meanJacobian(ctx context.Context, workers int, z *mat.Dense) (*mat.Dense, error) {
+	n, d := z.Dims()
+	const chunk, group = 64, 1 << 14
+	jacs := make([]*mat.Dense, min(n, group))
+	for i := range jacs {
+		jacs[i] = mat.NewDense(d, d, nil)
+	}
+	mean := mat.NewDense(d, d, nil)
+	for g0 := 0; g0 < n; g0 += group {
+		rows := min(group, n-g0)
+		err := parallelFor(ctx, workers, (rows+chunk-1)/chunk, func(_, c int) error {
+			for i := c * chunk; i < min(rows, (c+1)*chunk); i++ {
+				m.jacobianTo(jacs[i], z.RawRowView(g0+i))
+			}
+			return nil
+		}, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, j := range jacs[:rows] {
+			mean.Add(mean, j)
+		}
+	}
+	mean.Scale(1/float64(n), mean)
+	return mean, nil
+}

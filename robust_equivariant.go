@@ -167,7 +167,7 @@ func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int, name st
 		}
 	}
 	tf.cov = tiltCovariance(f, &beta, dim)
-	ai, err := scoreScale(g.kern, yu, &ch, d)
+	ai, err := scoreScale(ctx, pr.workers, g.kern, yu, &ch, d)
 	if err != nil {
 		return nil, cv, err
 	}
@@ -192,14 +192,12 @@ func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int, name st
 // refinement of heavy-tailed signals with few rows overshoots and drifts
 // away from its start (docs/robust.md). ch factorises the features' Gram
 // matrix G; d is the frame's dimension.
-func scoreScale(m *derivModel, yu *mat.Dense, ch *mat.Cholesky, d int) (*mat.Dense, error) {
-	n, dim := yu.Dims()
-	jac, mean := mat.NewDense(dim, dim, nil), mat.NewDense(dim, dim, nil)
-	for i := 0; i < n; i++ {
-		m.jacobianTo(jac, yu.RawRowView(i))
-		mean.Add(mean, jac)
+func scoreScale(ctx context.Context, workers int, m *derivModel, yu *mat.Dense, ch *mat.Cholesky, d int) (*mat.Dense, error) {
+	_, dim := yu.Dims()
+	mean, err := m.meanJacobian(ctx, workers, yu)
+	if err != nil {
+		return nil, err
 	}
-	mean.Scale(1/float64(n), mean)
 	rhs := mat.NewDense(dim+d+1, dim, nil)
 	for k := 0; k < dim; k++ {
 		for l := 0; l < dim; l++ {
