@@ -70,7 +70,8 @@ type CheckOptions struct {
 	// refits); nil means a fixed default, as for the estimators.
 	Src rand.Source
 	// Workers is the number of goroutines; 0 means GOMAXPROCS, 1 means
-	// no concurrency. Each runs one refit at a time on one core, so the
+	// no concurrency. Up to Workers refits run at a time; with fewer fits
+	// in a round than workers, the workers are shared out among them. The
 	// memory in use grows with Workers. The report does not depend on it.
 	Workers int
 	// Progress, if not nil, is called on the calling goroutine as the
@@ -212,8 +213,8 @@ type Agreement struct {
 // agreement with the references then guards an axes estimate against
 // bias, as for WFLSNGCA.
 //
-// A package estimator is refitted with its own settings, one worker per
-// refit, and a source seeded from opts.Src for each refit, so the report
+// A package estimator is refitted with its own settings, a share of the
+// workers, and a source seeded from opts.Src for each refit, so the report
 // depends only on opts.Src, whatever opts.Workers. An Estimator of another
 // type is refitted as given, one refit at a time, and the report is then
 // reproducible only if its fits are. Check returns an error if x or res is

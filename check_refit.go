@@ -18,8 +18,8 @@ type checkRun struct {
 	// seeds holds one PCG seed per fit: the full fit first if full.
 	seeds [][2]uint64
 	// own is est if it is an estimator of this package, which is
-	// reseeded and run with one worker per fit; other estimators are
-	// fitted as given, one fit at a time.
+	// reseeded and run with the workers runFits gives each fit; other
+	// estimators are fitted as given, one fit at a time.
 	own estimator
 	// results and errs hold the fits, the full fit first if full.
 	results []*Result
@@ -42,9 +42,10 @@ func newCheckRun(est Estimator, full bool, refits int, rng *rand.Rand) *checkRun
 	return r
 }
 
-// fit runs fit i of r: the full data x for the first fit if r.full, else
-// the rows subs[i'] of x.
-func (r *checkRun) fit(ctx context.Context, i int, x *mat.Dense, subs [][]int) {
+// fit runs fit i of r, with the given number of workers if r.own is set:
+// the full data x for the first fit if r.full, else the rows subs[i'] of
+// x.
+func (r *checkRun) fit(ctx context.Context, i, workers int, x *mat.Dense, subs [][]int) {
 	data := x
 	h := i
 	if r.full {
@@ -55,14 +56,16 @@ func (r *checkRun) fit(ctx context.Context, i int, x *mat.Dense, subs [][]int) {
 	}
 	est := r.est
 	if r.own != nil {
-		est = r.own.with(rand.NewPCG(r.seeds[i][0], r.seeds[i][1]), 1)
+		est = r.own.with(rand.NewPCG(r.seeds[i][0], r.seeds[i][1]), workers)
 	}
 	r.results[i], r.errs[i] = est.Fit(ctx, data)
 }
 
 // runFits runs every fit of the runs, one task per fit: the fits of
-// package estimators on up to workers goroutines, the others one at a
-// time on the calling goroutine. done is called after each fit.
+// package estimators side by side, as many at a time as there are
+// workers and fits, the workers shared out among them (a fit's result
+// does not depend on its workers), and the others one at a time on the
+// calling goroutine. done is called after each fit.
 func runFits(ctx context.Context, workers int, runs []*checkRun, x *mat.Dense, subs [][]int, done func()) error {
 	type task struct {
 		run *checkRun
@@ -78,8 +81,13 @@ func runFits(ctx context.Context, workers int, runs []*checkRun, x *mat.Dense, s
 			}
 		}
 	}
-	err := parallelFor(ctx, workers, len(par), func(_, k int) error {
-		par[k].run.fit(ctx, par[k].i, x, subs)
+	slots := max(1, min(workers, len(par)))
+	err := parallelFor(ctx, slots, len(par), func(w, k int) error {
+		share := workers / slots
+		if w < workers%slots {
+			share++
+		}
+		par[k].run.fit(ctx, par[k].i, share, x, subs)
 		return nil
 	}, done)
 	if err != nil {
@@ -89,7 +97,7 @@ func runFits(ctx context.Context, workers int, runs []*checkRun, x *mat.Dense, s
 		if err := checkContext(ctx); err != nil {
 			return err
 		}
-		t.run.fit(ctx, t.i, x, subs)
+		t.run.fit(ctx, t.i, 1, x, subs)
 		done()
 	}
 	return checkContext(ctx)

@@ -158,7 +158,7 @@ func TestCheckDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reports []*ngca.CheckReport
-	for _, w := range []int{1, 2, 3} {
+	for _, w := range []int{1, 2, 3, 16} { // 16: fits of two workers
 		var last ngca.Progress
 		rep, err := ngca.Check(context.Background(), est, x, res, ngca.CheckOptions{Refits: 4, Workers: w, Src: rand.NewPCG(5, 6),
 			Progress: func(p ngca.Progress) { last = p }})
