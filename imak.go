@@ -97,7 +97,8 @@ type IMAK struct {
 	// Src is not used: the fit is deterministic.
 	Src rand.Source
 	// Workers is the number of goroutines; 0 means GOMAXPROCS, 1 means
-	// serial. Results are bit-identical for any value.
+	// serial. A pass hands the workers tasks of 2048 rows, so a fit of at
+	// most 2048 rows is serial. Results are bit-identical for any value.
 	Workers int
 	// Progress, if not nil, is called from the goroutine that called Fit
 	// after each pass, with Stage "imak"; Done counts passes out of Total =
