@@ -2,8 +2,21 @@ package ngca
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
+)
+
+// taskClock, if not nil, receives the duration of every task, by the
+// clock clockNow, of each outermost parallelFor that runs on one worker,
+// with the program counter of its call: the input of the scaling model
+// (TestScalingModel, which sets both while it fits on one goroutine).
+// clockDepth is the nesting of parallelFor calls while it is set.
+var (
+	taskClock  func(site uintptr, durs []time.Duration)
+	clockNow   func() time.Duration
+	clockDepth int
 )
 
 // parallelFor runs task(w, i) for i = 0, …, n−1 on up to workers goroutines,
@@ -22,12 +35,29 @@ import (
 func parallelFor(ctx context.Context, workers, n int, task func(w, i int) error, done func()) error {
 	workers = max(1, min(workers, n))
 	if workers == 1 {
+		var durs []time.Duration
+		if taskClock != nil {
+			if clockDepth == 0 {
+				durs = make([]time.Duration, n)
+				site, _, _, _ := runtime.Caller(1)
+				defer func() { taskClock(site, durs) }()
+			}
+			clockDepth++
+			defer func() { clockDepth-- }()
+		}
 		for i := 0; i < n; i++ {
 			if err := checkContext(ctx); err != nil {
 				return err
 			}
+			var start time.Duration
+			if durs != nil {
+				start = clockNow()
+			}
 			if err := task(0, i); err != nil {
 				return err
+			}
+			if durs != nil {
+				durs[i] = clockNow() - start
 			}
 			if done != nil {
 				done()
