@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -25,6 +26,15 @@ func benchData(b *testing.B, n, d int) *mat.Dense {
 	return x
 }
 
+// reportProcs reports the GOMAXPROCS a benchmark ran with, and so the
+// default Workers of its fits, as the metric "procs": go test measures the
+// first entry of a -cpu list with the last entry's (golang/go#49980; with
+// b.Loop its first run is the whole measurement), so -cpu 1,2 would time
+// two workers twice, under the names of one and two (docs/speed.md#workers).
+func reportProcs(b *testing.B) {
+	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "procs")
+}
+
 func benchEstimator(b *testing.B, fit func(x *mat.Dense) error) {
 	for _, s := range benchSizes {
 		b.Run(fmt.Sprintf("n=%d/d=%d", s.n, s.d), func(b *testing.B) {
@@ -35,6 +45,7 @@ func benchEstimator(b *testing.B, fit func(x *mat.Dense) error) {
 					b.Fatal(err)
 				}
 			}
+			reportProcs(b)
 		})
 	}
 }
@@ -111,6 +122,7 @@ func BenchmarkScale(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				reportProcs(b)
 			})
 		}
 	}
