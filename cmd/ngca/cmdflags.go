@@ -95,6 +95,9 @@ func parseArgs(fs *flag.FlagSet, c *command, e *env, args []string) ([]string, e
 			}
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
+		if v := fs.Lookup("v"); v != nil {
+			e.verbose = v.Value.String() == "true"
+		}
 		rest := fs.Args()
 		if len(rest) == 0 {
 			return pos, nil

@@ -27,12 +27,13 @@ type inputFlags struct {
 	cols, drop string
 	missing    string
 	sample     int
+	verbose    bool
 }
 
 // inputFlagNames lists the flags of inputFlags, for the help; -sample only
 // with sample.
 func inputFlagNames(sample bool) []string {
-	names := []string{"format", "header", "label-col", "cols", "drop", "missing"}
+	names := []string{"format", "header", "label-col", "cols", "drop", "missing", "v"}
 	if sample {
 		names = append(names, "sample")
 	}
@@ -49,6 +50,7 @@ func (in *inputFlags) register(fs *flag.FlagSet, sample bool) {
 	fs.StringVar(&in.drop, "drop", "", "leave out these columns: a `list` as for -cols (a text column that is not the label, say)")
 	fs.StringVar(&in.missing, "missing", "error", "`what` to do with a missing value (an empty cell, NA, N/A, NaN, null or ?, in any case) in a selected column or the label column: "+
 		"error, or drop: leave out the rows that hold one and say how many on stderr")
+	fs.BoolVar(&in.verbose, "v", false, "verbose: also write on stderr the statistics behind each note, warning and verdict")
 	if sample {
 		fs.IntVar(&in.sample, "sample", 0, "use a random sample of `N` rows, drawn in one pass over FILE (reservoir sampling, from -seed) in memory for N rows only; "+
 			"0 or N ≥ the rows of FILE uses every row")

@@ -44,6 +44,8 @@ type command struct {
 // env is where a command reads and writes.
 type env struct {
 	stdout, stderr io.Writer
+	// verbose is -v: write the details behind notes and verdicts.
+	verbose bool
 }
 
 // errUsage marks an error caused by the command line, reported with the
