@@ -51,6 +51,8 @@ type fitArgs struct {
 	// modelNoted is set when -dim auto found most directions non-Gaussian
 	// and said so (the weak-separation warning is then left out).
 	modelNoted bool
+	// input records the input flags, for the JSON of a fit.
+	input inputRecord
 }
 
 // estimatorFlagNames are the flags of fitArgs that every estimator takes.
@@ -331,6 +333,14 @@ func screenWhy(r *ngca.RobustReport, j int) string {
 		return fmt.Sprintf("%.3g marginal", r.MarginalZ[j])
 	}
 	return fmt.Sprintf("%.3g joint", r.SelectZ[j])
+}
+
+// agree returns one if n is 1, else many.
+func agree(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func countNoun(n int, noun string) string {

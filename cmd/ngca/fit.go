@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -153,6 +155,7 @@ func runFit(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	f.fit.input = inputRecord{Cols: f.in.cols, Drop: f.in.drop, LabelCol: f.in.labelCol, Missing: f.in.missing}
 	out, err := createOutFile(f.out, e.stdout)
 	if err != nil {
 		return err
@@ -174,13 +177,13 @@ func runFit(ctx context.Context, e *env, args []string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if f.jsonMode {
+	if f.jsonMode || strings.EqualFold(filepath.Ext(f.out), ".json") {
 		var j []byte
 		if j, err = fitJSON(&f.fit, m, t, info, res, rep, checkErr); err == nil {
 			err = writeJSON(out, json.RawMessage(j))
 		}
 	} else {
-		err = writeMatrixCSV(out.Writer, res.Basis, nil)
+		err = writeBasisCSV(out.Writer, res.Basis, t)
 	}
 	if err != nil {
 		return err

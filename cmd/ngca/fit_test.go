@@ -56,7 +56,7 @@ func TestFitFormats(t *testing.T) {
 		}
 		if first == "" {
 			first = r.stdout
-		} else if r.stdout != first {
+		} else if !mat.Equal(parseMatrix(t, r.stdout), parseMatrix(t, first)) {
 			t.Errorf("ngca %q printed another basis than ngca fit on the CSV:\n%s\nwant\n%s", tc.args, r.stdout, first)
 		}
 	}

@@ -135,7 +135,7 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 		if b, err = readBasis(f.basis); err != nil {
 			return fmt.Errorf("-basis: %w", err)
 		}
-		b.selectColumns(&opt)
+		b.selectColumns(&opt, setFlags(f.fs), dataio.MissingDrop)
 	}
 	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.fit.seed)
 	if err != nil {

@@ -136,7 +136,7 @@ func TestPlotErrors(t *testing.T) {
 		{[]string{"-method", "mipp", "-folds", "3", files["tsv"]}, "ngca plot: -folds does not apply to -method mipp", true},
 		{[]string{"-o", filepath.Join(dir, "p.png"), twoCols}, "ngca plot: -dim 2 is out of range: " + twoCols + " has 2 data columns, so -dim must be between 1 and 1\n", false},
 		{[]string{"-o", filepath.Join(dir, "p.png"), "testdata/nonnumeric.csv"}, `ngca plot: testdata/nonnumeric.csv:7: column 3 ("x3"): "abc" is not a number`, false},
-		{[]string{"-o", filepath.Join(dir, "p.png"), "-basis", basisCSV, twoCols}, "has 2 data columns but the basis", false},
+		{[]string{"-o", filepath.Join(dir, "p.png"), "-basis", basisCSV, twoCols}, twoCols + ` lacks the columns "x1", "x2", "x3", "x4", "x5" of the fit`, false},
 		{[]string{}, "ngca plot: missing input FILE", true},
 	} {
 		args := append([]string{"plot"}, tc.args...)

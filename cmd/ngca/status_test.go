@@ -80,7 +80,7 @@ func TestStrict(t *testing.T) {
 		if r.code != tc.code {
 			t.Errorf("ngca %q: exit %d, want %d; stderr:\n%s", tc.args, r.code, tc.code, r.stderr)
 		}
-		if tc.args[0] == "fit" && len(strings.Split(strings.TrimSpace(r.stdout), "\n")) != 5 {
+		if tc.args[0] == "fit" && len(strings.Split(strings.TrimSpace(r.stdout), "\n")) != 6 {
 			t.Errorf("ngca %q: stdout %q, want the basis", tc.args, r.stdout)
 		}
 		if doubtful := strings.Contains(r.stderr, "check: doubtful"); doubtful != (tc.code == 2) && tc.args[3] != "-check" {
