@@ -48,7 +48,7 @@ func TestUsageErrorShort(t *testing.T) {
 			t.Errorf("ngca %q: exit %d, %d lines:\n%s", args, r.code, len(lines), r.stderr)
 		}
 	}
-	for _, args := range [][]string{{"help", "fit"}, {"fit", "-h"}} {
+	for _, args := range [][]string{{"help", "fit"}, {"fit", "-h"}, {"help", "fit", "-v"}} {
 		r := ngcaRun(t, "", args...)
 		if r.code != 0 || !strings.Contains(r.stdout, "Examples:") || !strings.Contains(r.stdout, "-strict") || !strings.Contains(r.stdout, "Exit status") {
 			t.Errorf("ngca %q: exit %d, want the whole help with the exit statuses", args, r.code)

@@ -20,44 +20,55 @@ const transformDoc = `Usage: ngca transform -basis B [flags] FILE
 
 Projects the data in FILE (CSV, TSV or LIBSVM, read as by "ngca fit";
 "-" reads standard input) onto a basis and writes the n×M coordinates as
-CSV: a header line c1,c2,...,cM, then one line per observation, in the
-order of FILE, with full precision.
+CSV: a header line c1,c2,...,cM (after the -keep columns' names, before
+"label" with -with-labels), then one line per row of FILE, in its order,
+with full precision.
 
-The basis B is either the CSV written by "ngca fit" (d lines of M numbers)
-or the JSON of "ngca fit -json"; the content tells which. B must have one
-row per data column of FILE (label column excluded; if B is the JSON of a
-fit that read a label column by name, a column of that name in FILE's
-header is taken as the labels without -label-col). When B is a JSON with
-the fit's column names and FILE has a header, the columns are taken by
-name, in the fit's order: a file with its columns in another order (or
-with more columns) gives the same output, and a missing name is an error
-naming it. -cols and -drop choose the columns by position instead; a file
-without a header is read by position.
+The basis B is the CSV written by "ngca fit" (a header column,c1,...,cM,
+then a line per data column: its name and its M numbers), the JSON of
+"ngca fit -json" (or -o NAME.json), or a bare CSV of d lines of M numbers
+(written by older versions); the content tells which.
+
+Columns. When B names its columns and FILE has a header, the columns are
+taken by name, in the fit's order, whatever their order in FILE: a file
+with its columns in another order, or with more columns, gives the same
+output; a column of the fit missing from FILE is an error naming it, as is
+a -cols or -drop that leaves one out. Otherwise they are taken by position
+(FILE must then have one data column per row of B), and a note says so.
+A JSON basis also says how the fit read its file: its label column (found
+by name, or by number in a file without a header), its column numbers
+when its file had no header, and its -missing; flags given here win.
+
+Missing values. A row with a missing value (an empty cell, NA, N/A, NaN,
+null or ?, in any case) in a data column keeps its line, with empty
+coordinates (-missing empty, the default), so that the output lines up
+with FILE; -missing drop leaves such rows out, -missing error stops at
+the first. stderr counts them.
 
 The projection is
 
     (x − μ)·B
 
 where μ is, with -center auto (the default), the training data's column
-means stored in a JSON basis ("mean"). A bare CSV basis holds no means, so
-it needs -center data (μ = the column means of FILE) or -center none
-(μ = 0). Centring only shifts the coordinates; it does not change their
-spread.
+means stored in a JSON basis ("mean"). A CSV basis holds no means, so it
+needs -center data (μ = the column means of FILE's complete rows) or
+-center none (μ = 0). Centring only shifts the coordinates; it does not
+change their spread.
 
 transform streams: it reads a row and writes a row, in memory independent
 of the number of rows, from a file or standard input; -center data reads
-FILE whole first, for its means. With -missing drop, the rows left out
-have no output line (stderr gives the count).
+FILE whole first, for its means.
 
 Examples:
   ngca fit -dim 2 -json -o fit.json train.csv
   ngca transform -basis fit.json test.csv > test2d.csv
+  ngca transform -basis fit.json -keep id -with-labels test.csv
   ngca transform -basis basis.csv -center none -o proj.csv data.csv
   ngca transform -basis fit.json -with-labels vehicle.scale
 `
 
 func init() {
-	c := &command{name: "transform", summary: "project a data file onto a basis; write the n×M coordinates as CSV", run: runTransform}
+	c := &command{name: "transform", summary: "project a data file onto a basis; write the n×M coordinates as CSV", brief: transformBrief, run: runTransform}
 	c.usage = transformDoc + flagHelp(newTransformFlags(c).fs, []flagGroup{
 		{"Input", inputFlagNames(false)},
 		{"Projection", []string{"basis", "center"}},
