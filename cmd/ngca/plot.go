@@ -239,6 +239,9 @@ func (pd *plotData) fromFit(ctx context.Context, e *env, a *fitArgs, m methods.M
 	writeDirections(e, res, t, rep)
 	pd.z = &mat.Dense{}
 	res.ProjectTo(pd.z, t.X)
+	if err := finiteRows(pd.z, name); err != nil {
+		return "", err
+	}
 	pd.eig = res.Eigenvalues
 	return res.Method, nil
 }

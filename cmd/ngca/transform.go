@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"flag"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -169,12 +170,13 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 		kept []string
 		lbl  string
 		gap  bool
+		at   int // the line of FILE (0 for LIBSVM)
 	}
 	next := func() (line, bool) {
 		if !s.Scan() {
 			return line{}, false
 		}
-		return line{s.Row(), s.Kept(), s.Label(), s.Incomplete()}, true
+		return line{s.Row(), s.Kept(), s.Label(), s.Incomplete(), s.Line()}, true
 	}
 	switch f.center {
 	case "auto":
@@ -185,7 +187,7 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 		var all []line
 		var count int
 		for s.Scan() {
-			l := line{slices.Clone(s.Row()), slices.Clone(s.Kept()), s.Label(), s.Incomplete()}
+			l := line{slices.Clone(s.Row()), slices.Clone(s.Kept()), s.Label(), s.Incomplete(), s.Line()}
 			all = append(all, l)
 			if !l.gap {
 				floats.Add(mean, l.row)
@@ -235,10 +237,14 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 			rec = rec[:0]
 			rec = append(rec, l.kept...)
 			for c := 0; c < m; c++ {
-				if l.gap {
+				v := z.At(i, c)
+				switch {
+				case l.gap:
 					rec = append(rec, "")
-				} else {
-					rec = append(rec, strconv.FormatFloat(z.At(i, c), 'g', -1, 64))
+				case math.IsNaN(v) || math.IsInf(v, 0):
+					return overflowError(name, l.at, rows)
+				default:
+					rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
 				}
 			}
 			if f.withLabels {
@@ -294,6 +300,16 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	return out.commit()
 }
 
+// overflowError reports a row whose coordinates overflow float64: its
+// values, less the means, times the weights, pass ±1.8e308.
+func overflowError(name string, line, rowsDone int) error {
+	where := fmt.Sprintf("line %d of %s", line, name)
+	if line == 0 {
+		where = fmt.Sprintf("a row of %s", name)
+	}
+	return fmt.Errorf("%s: its coordinates overflow float64 (its values, less the means, times the basis pass ±1.8e308); scale the data down", where)
+}
+
 // project returns the coordinates (x − μ)·B of the data of t (file name)
 // in the basis b, with μ the training means of a JSON basis, or for a CSV
 // basis the column means of t. It checks that b fits the data, and warns
@@ -332,7 +348,24 @@ func project(e *env, cmd string, b *basisFile, t *dataio.Table, name string) (*m
 	}
 	var z mat.Dense
 	(&ngca.Result{Basis: b.basis, Mean: mean}).ProjectTo(&z, t.X)
+	if err := finiteRows(&z, name); err != nil {
+		return nil, err
+	}
 	return &z, nil
+}
+
+// finiteRows returns an error if a row of z, coordinates of the data of
+// file name, is not finite.
+func finiteRows(z *mat.Dense, name string) error {
+	n, m := z.Dims()
+	for i := 0; i < n; i++ {
+		for k := 0; k < m; k++ {
+			if v := z.At(i, k); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("data row %d of %s: its coordinates overflow float64 (its values, less the means, times the basis pass ±1.8e308); scale the data down", i+1, name)
+			}
+		}
+	}
+	return nil
 }
 
 // matchBasis checks that the basis has a row per data column: d columns

@@ -281,3 +281,21 @@ func TestTransformFollowsFit(t *testing.T) {
 		t.Errorf("headerless: the fit's -cols are not reused")
 	}
 }
+
+// TestTransformOverflow: coordinates that overflow float64 are an error
+// naming the row, not "+Inf" in the output.
+func TestTransformOverflow(t *testing.T) {
+	dir := t.TempDir()
+	basis := writeFile(t, dir, "b.csv", "column,c1\na,1\nb,1\n")
+	data := writeFile(t, dir, "d.csv", "a,b\n1,2\n1.7e308,1.7e308\n3,4\n")
+	for _, cmd := range []string{"transform", "plot"} {
+		args := []string{cmd, "-basis", basis, "-center", "none", data}
+		if cmd == "plot" {
+			args = []string{cmd, "-basis", basis, "-o", filepath.Join(dir, "p.png"), data}
+		}
+		r := ngcaRun(t, "", args...)
+		if r.code != 1 || !strings.Contains(r.stderr, "coordinates overflow float64") || strings.Contains(r.stdout, "Inf") {
+			t.Errorf("ngca %q: exit %d, stdout %q, stderr %q; want an error on the overflow", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}

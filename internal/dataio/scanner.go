@@ -588,6 +588,11 @@ func labelColumn(name string, first []string, line1 int, opt Options) (int, Head
 	}
 	for j, c := range first {
 		if strings.TrimSpace(c) == opt.LabelCol {
+			for _, c2 := range first[j+1:] {
+				if strings.TrimSpace(c2) == opt.LabelCol {
+					return 0, header, &Error{File: name, Line: line1, Msg: fmt.Sprintf("the header names more than one column %q: give the label column by number", opt.LabelCol)}
+				}
+			}
 			return j, HeaderYes, nil
 		}
 	}

@@ -138,12 +138,16 @@ func listSelection(file string, width, label int, header []string, opt Options, 
 			return err
 		}
 		set := make([]bool, width)
-		var unknown, outside []string
+		var unknown, outside, twice []string
 		for _, it := range items {
 			if it.name != "" {
 				j := indexOf(header, it.name)
 				if j < 0 {
 					unknown = append(unknown, strconv.Quote(it.name))
+					continue
+				}
+				if indexOf(header[j+1:], it.name) >= 0 {
+					twice = append(twice, strconv.Quote(it.name))
 					continue
 				}
 				if j == label && v { // dropping the label column is a no-op
@@ -171,6 +175,8 @@ func listSelection(file string, width, label int, header []string, opt Options, 
 			}
 		}
 		switch {
+		case len(twice) > 0:
+			return &SelectError{File: file, Option: option, Msg: fmt.Sprintf("the header of %s names more than one column %s: give %s by number", file, strings.Join(twice, ", "), map[bool]string{true: "it", false: "them"}[len(twice) == 1])}
 		case len(unknown) > 0:
 			return &SelectError{File: file, Option: option, Msg: fmt.Sprintf("no %s named %s in the header of %s (%s)", nouns(len(unknown), what), strings.Join(unknown, ", "), file, quoteAll(header))}
 		case len(outside) > 0:
