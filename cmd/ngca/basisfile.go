@@ -200,7 +200,30 @@ func readNamedBasis(path string, data []byte) (b *basisFile, ok bool, err error)
 			b.basis.Set(i, k, v)
 		}
 	}
+	if err := distinctColumns(path, b.columns, b.numbers); err != nil {
+		return nil, true, err
+	}
 	return b, true, nil
+}
+
+// distinctColumns returns an error if a column name or number is given to
+// two rows of a basis: the data column would be projected twice.
+func distinctColumns(path string, names []string, numbers []int) error {
+	seen := map[string]bool{}
+	for i, nm := range names {
+		if seen[nm] {
+			return fmt.Errorf("%s: basis row %d names column %q again", path, i+1, nm)
+		}
+		seen[nm] = true
+	}
+	nums := map[int]bool{}
+	for i, k := range numbers {
+		if nums[k] {
+			return fmt.Errorf("%s: basis row %d names column %d again", path, i+1, k)
+		}
+		nums[k] = true
+	}
+	return nil
 }
 
 // writeBasisCSV writes the basis of a fit to the data columns of t as CSV:
@@ -279,6 +302,9 @@ func readBasisJSON(path string, data []byte) (*basisFile, error) {
 	}
 	if bf.columns != nil && len(bf.columns) != d {
 		return nil, fmt.Errorf("%s: \"columns\" names %d columns for a basis of %d rows", path, len(bf.columns), d)
+	}
+	if err := distinctColumns(path, bf.columns, bf.numbers); err != nil {
+		return nil, err
 	}
 	var err error
 	if bf.mean, err = jsonVector(path, "mean", j.Mean); err != nil {
