@@ -91,15 +91,15 @@ func hasNames(items []selItem) bool {
 
 // selection says which columns of a file of width columns are data: the
 // 0-based file columns in the order of the data, given the label column
-// (-1 for none) and the header (nil without one). what names the columns
-// in messages ("column" or "feature").
-func selection(file string, width, label int, header []string, opt Options, what string) ([]int, error) {
+// and the column of row names (-1 for none) and the header (nil without
+// one). what names the columns in messages ("column" or "feature").
+func selection(file string, width, label, rowNames int, header []string, opt Options, what string) ([]int, error) {
 	if opt.Names != nil && header != nil && opt.Cols == "" && opt.Drop == "" {
-		return selectNames(file, label, header, opt.Names)
+		return selectNames(file, label, rowNames, header, opt.Names)
 	}
 	keep := make([]bool, width)
 	for j := range keep {
-		keep[j] = j != label
+		keep[j] = j != label && j != rowNames
 	}
 	mark := func(option, list string, v bool) error {
 		items, err := parseList(option, list)
@@ -130,6 +130,12 @@ func selection(file string, width, label int, header []string, opt Options, what
 				continue
 			}
 			for k := it.lo; k <= it.hi; k++ {
+				if k-1 == rowNames {
+					if it.lo == it.hi {
+						return &SelectError{File: file, Option: option, Msg: fmt.Sprintf("%s %d holds the row names (an empty header name and text, or a header one name short), not data", what, k)}
+					}
+					continue
+				}
 				if k-1 == label {
 					if it.lo == it.hi {
 						return &SelectError{File: file, Option: option, Msg: fmt.Sprintf("%s %d is the label column (-label-col), not a data column", what, k)}
@@ -177,12 +183,12 @@ func selection(file string, width, label int, header []string, opt Options, what
 }
 
 // selectNames returns the columns named names in header, in that order.
-func selectNames(file string, label int, header, names []string) ([]int, error) {
+func selectNames(file string, label, rowNames int, header, names []string) ([]int, error) {
 	sel := make([]int, len(names))
 	var missing []string
 	for k, nm := range names {
 		j := indexOf(header, nm)
-		if j < 0 || j == label {
+		if j < 0 || j == label || j == rowNames {
 			missing = append(missing, strconv.Quote(nm))
 		}
 		sel[k] = j
