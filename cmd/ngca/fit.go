@@ -158,7 +158,7 @@ func runFit(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer out.abort()
-	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.fit.seed)
+	t, info, err := loadTable(ctx, e, path, opt, f.in.audit(), f.in.sample, f.fit.seed)
 	if err != nil {
 		return err
 	}

@@ -137,7 +137,7 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 		}
 		b.selectColumns(&opt)
 	}
-	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.fit.seed)
+	t, info, err := loadTable(ctx, e, path, opt, f.in.audit(), f.in.sample, f.fit.seed)
 	if err != nil {
 		return err
 	}

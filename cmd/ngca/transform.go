@@ -151,7 +151,7 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 		copy(mean, b.mean)
 	case "data":
 		// The means come first: FILE is read whole.
-		vals, labels, err := readAll(ctx, s)
+		vals, labels, _, err := readAll(ctx, s)
 		if err != nil {
 			return err
 		}

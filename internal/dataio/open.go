@@ -130,8 +130,9 @@ const excelHint = `save the sheet as CSV, or pandas: pd.read_excel(f).to_csv("da
 // from other zip archives): a known format (zip archives and Excel
 // workbooks, Parquet, NumPy's .npy, HDF5, Python pickles, R data, other
 // compressions, ...), UTF-16 text, or "a binary file" for any other
-// content that holds a NUL byte or a control character in every tenth
-// byte. It returns "" for text.
+// content that holds two NUL bytes in a row, or control characters in
+// every tenth byte (at least two of them). It returns "" for text: a
+// stray control character in a text table is left to the cell's error.
 func binaryMessage(head []byte, name string) string {
 	kind, hint := binaryKind(head, name)
 	switch {
@@ -175,19 +176,22 @@ func binaryKind(head []byte, name string) (kind, hint string) {
 	if len(head) >= 262 && string(head[257:262]) == "ustar" {
 		return "a tar archive", ""
 	}
+	if bytes.Contains(head, []byte{0, 0}) {
+		if utf16Like(head) {
+			return "UTF-16 text", ""
+		}
+		return "a binary file", ""
+	}
+	if utf16Like(head) {
+		return "UTF-16 text", ""
+	}
 	control := 0
 	for _, c := range head {
-		switch {
-		case c == 0:
-			if utf16Like(head) {
-				return "UTF-16 text", ""
-			}
-			return "a binary file", ""
-		case isControl(rune(c)):
+		if isControl(rune(c)) {
 			control++
 		}
 	}
-	if control > 0 && control*10 >= len(head) {
+	if control >= 2 && control*10 >= len(head) {
 		return "a binary file", ""
 	}
 	return "", ""
