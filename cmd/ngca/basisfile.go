@@ -23,6 +23,9 @@ type basisFile struct {
 	label             string // the estimator's name
 	columns           []string
 	labelColumn       string
+	// libsvm is set for a fit of a LIBSVM file, zeroBased for one whose
+	// feature indices start at 0.
+	libsvm, zeroBased bool
 }
 
 // selectColumns sets the reading options of the data to project on b:
@@ -34,6 +37,14 @@ func (b *basisFile) selectColumns(opt *dataio.Options) {
 	}
 	if opt.Cols == "" && opt.Drop == "" && len(b.columns) > 0 {
 		opt.Names = b.columns
+	}
+	if b.libsvm && opt.Base == dataio.BaseAuto {
+		// A file without an index 0 must not be read one-based against a
+		// zero-based fit, nor the other way round.
+		opt.Base = dataio.BaseOne
+		if b.zeroBased {
+			opt.Base = dataio.BaseZero
+		}
 	}
 }
 
@@ -70,6 +81,8 @@ func readBasisJSON(path string, data []byte) (*basisFile, error) {
 		Label       string       `json:"label"`
 		Columns     []string     `json:"columns"`
 		LabelColumn string       `json:"label_column"`
+		Format      string       `json:"format"`
+		ZeroBased   bool         `json:"zero_based"`
 		Basis       [][]*float64 `json:"basis"`
 		Eigenvalues []jsonEntry  `json:"eigenvalues"`
 		Mean        []*float64   `json:"mean"`
@@ -101,7 +114,8 @@ func readBasisJSON(path string, data []byte) (*basisFile, error) {
 			b.Set(i, k, *v)
 		}
 	}
-	bf := &basisFile{name: path, basis: b, label: estimatorLabel(j.Method, j.Label), columns: j.Columns, labelColumn: j.LabelColumn}
+	bf := &basisFile{name: path, basis: b, label: estimatorLabel(j.Method, j.Label), columns: j.Columns, labelColumn: j.LabelColumn,
+		libsvm: j.Format == "libsvm", zeroBased: j.ZeroBased}
 	var err error
 	if bf.mean, err = jsonVector(path, "mean", j.Mean); err != nil {
 		return nil, err
