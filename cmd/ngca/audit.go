@@ -102,15 +102,22 @@ type auditFlags struct {
 
 // columnStats are the facts about a column that the rules use.
 type columnStats struct {
-	sorted     []float64
+	n          int
+	min, max   float64
 	whole      bool // every value is a whole number
 	increasing bool // strictly, with the rows
 	distinct   int
+	// med, lo and hi are the median of the values that are not missing-
+	// value codes and their typical deviations (columnScale); codes are
+	// the codes the column holds far outside its other values.
+	med, lo, hi float64
+	codes       []float64
 }
 
-func newColumnStats(x []float64) columnStats {
-	s := columnStats{sorted: slices.Clone(x), whole: true, increasing: true}
-	slices.Sort(s.sorted)
+// newColumnStats returns the facts about the column x, sorting a copy of
+// it in buf (of its length).
+func newColumnStats(x, buf []float64) columnStats {
+	s := columnStats{n: len(x), whole: true, increasing: true}
 	for i, v := range x {
 		if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
 			s.whole = false
@@ -119,21 +126,35 @@ func newColumnStats(x []float64) columnStats {
 			s.increasing = false
 		}
 	}
-	for i, v := range s.sorted {
-		if i == 0 || v != s.sorted[i-1] {
+	sorted := buf[:len(x)]
+	copy(sorted, x)
+	slices.Sort(sorted)
+	s.min, s.max = sorted[0], sorted[len(sorted)-1]
+	for i, v := range sorted {
+		if i == 0 || v != sorted[i-1] {
 			s.distinct++
+		}
+	}
+	cs := columnCodes(sorted)
+	if len(cs) > 0 {
+		sorted = slices.DeleteFunc(sorted, func(v float64) bool { return slices.Contains(missingCodes, v) })
+	}
+	s.med, s.lo, s.hi = columnScale(sorted)
+	for _, c := range cs {
+		// Beyond codeScales, or past a side that holds no other value.
+		if c > s.med && (math.IsInf(s.hi, 1) || c-s.med > codeScales*s.hi) || c < s.med && (math.IsInf(s.lo, 1) || s.med-c > codeScales*s.lo) {
+			s.codes = append(s.codes, c)
 		}
 	}
 	return s
 }
 
-func (s columnStats) constant() bool { return s.sorted[0] == s.sorted[len(s.sorted)-1] }
+func (s columnStats) constant() bool { return s.min == s.max }
 
 // dense reports whether the values are distinct whole numbers that fill a
 // range: max − min + 1 = n.
 func (s columnStats) dense() bool {
-	n := len(s.sorted)
-	return s.whole && s.distinct == n && s.sorted[n-1]-s.sorted[0] == float64(n-1)
+	return s.whole && s.distinct == s.n && s.max-s.min == float64(s.n-1)
 }
 
 // auditTable applies the rules above to the table t of file name, leaving
@@ -157,10 +178,10 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 		return res, nil // too few rows to tell anything; checkData says so
 	}
 	stats := make([]columnStats, d)
-	col := make([]float64, n)
+	col, buf := make([]float64, n), make([]float64, n)
 	for j := range d {
 		mat.Col(col, j, t.X)
-		stats[j] = newColumnStats(col)
+		stats[j] = newColumnStats(col, buf)
 	}
 	reason := make([]string, d) // "" for a column kept
 	for j, s := range stats {
@@ -209,7 +230,7 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 		col = col[:n-len(rows)]
 		for _, j := range kept {
 			mat.Col(col, j, t.X)
-			if stats[j] = newColumnStats(col); stats[j].constant() {
+			if stats[j] = newColumnStats(col, buf); stats[j].constant() {
 				gone[j] = "constant"
 				res.leftOut = append(res.leftOut, leftOutColumn{Column: columnName(t, j), Number: t.Fields[j], Reason: "constant"})
 			} else {
@@ -231,8 +252,7 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 // the file's first column, under an index's name or none, whole numbers
 // increasing with the rows.
 func isIndex(t *dataio.Table, j int, s columnStats) bool {
-	n := len(s.sorted)
-	return t.Format != dataio.LIBSVM && t.Fields[j] == 1 && n >= minIDRows && s.whole && s.increasing &&
+	return t.Format != dataio.LIBSVM && t.Fields[j] == 1 && s.n >= minIDRows && s.whole && s.increasing &&
 		slices.Contains(indexNames, strings.ToLower(columnName(t, j)))
 }
 
@@ -342,7 +362,7 @@ func (a *auditor) noteLeftOut(reason []string) {
 		var ranges []string
 		for _, j := range ids {
 			s := a.stats[j]
-			ranges = append(ranges, fmt.Sprintf("%s to %s", num(s.sorted[0]), num(s.sorted[len(s.sorted)-1])))
+			ranges = append(ranges, fmt.Sprintf("%s to %s", num(s.min), num(s.max)))
 		}
 		if len(ids) == 1 {
 			a.e.notef("left out %s of %s: a different whole number in every row (%s), an id rather than a measurement; list it in -cols to fit it",
@@ -360,7 +380,7 @@ func (a *auditor) noteLeftOut(reason []string) {
 			a.e.notef("left out %d constant columns of %s, which carry no information: %s", len(constant), a.name, what)
 		}
 		for _, j := range constant {
-			a.e.detailf("%s: every value is %s", a.label(j), num(a.stats[j].sorted[0]))
+			a.e.detailf("%s: every value is %s", a.label(j), num(a.stats[j].min))
 		}
 	}
 }
@@ -369,7 +389,7 @@ func (a *auditor) noteLeftOut(reason []string) {
 // comes from.
 func (a *auditor) indexHow(j int) string {
 	s := a.stats[j]
-	first, last := num(s.sorted[0]), num(s.sorted[len(s.sorted)-1])
+	first, last := num(s.min), num(s.max)
 	var how string
 	switch {
 	case s.dense() && first == "0":
@@ -396,7 +416,7 @@ func (a *auditor) warnIDs(cols []int) {
 	var ids []int
 	for _, j := range cols {
 		s := a.stats[j]
-		if n := len(s.sorted); n >= minIDWarnRows && s.whole && s.distinct == n {
+		if s.n >= minIDWarnRows && s.whole && s.distinct == s.n {
 			ids = append(ids, j)
 		}
 	}
@@ -417,7 +437,7 @@ func (a *auditor) warnFewValues(cols []int) {
 	var what []string
 	for _, j := range cols {
 		s := a.stats[j]
-		if len(s.sorted) >= minFewRows && s.distinct <= fewValues {
+		if s.n >= minFewRows && s.distinct <= fewValues {
 			few = append(few, j)
 			if len(what) < 6 {
 				what = append(what, fmt.Sprintf("%s: %d", a.label(j), s.distinct))

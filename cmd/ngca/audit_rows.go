@@ -84,30 +84,21 @@ func (a *auditor) outliers(cols []int) []int {
 	)
 	for _, j := range cols {
 		mat.Col(x, j, a.t.X)
-		cs := columnCodes(a.stats[j].sorted)
-		rest := a.stats[j].sorted
-		if len(cs) > 0 {
-			rest = slices.DeleteFunc(slices.Clone(rest), func(v float64) bool { return slices.Contains(missingCodes, v) })
-		}
-		med, lo, hi := columnScale(rest)
-		var found []float64 // the codes confirmed in this column
-		for _, c := range cs {
-			// Beyond codeScales, or past a side that holds no other value.
-			if c > med && (math.IsInf(hi, 1) || c-med > codeScales*hi) || c < med && (math.IsInf(lo, 1) || med-c > codeScales*lo) {
-				found = append(found, c)
-				u := codeUse{j: j, v: c}
-				for i, v := range x {
-					if v == c {
-						u.rows = append(u.rows, i)
-					}
+		s := a.stats[j]
+		med, lo, hi := s.med, s.lo, s.hi
+		for _, c := range s.codes {
+			u := codeUse{j: j, v: c}
+			for i, v := range x {
+				if v == c {
+					u.rows = append(u.rows, i)
 				}
-				codes = append(codes, u)
 			}
+			codes = append(codes, u)
 		}
 		var col []outlier
 		for i, v := range x {
 			switch {
-			case len(found) > 0 && slices.Contains(found, v):
+			case len(s.codes) > 0 && slices.Contains(s.codes, v):
 			case v > med && v-med > outlierScales*hi:
 				col = append(col, outlier{i, j, v, (v - med) / hi})
 			case v < med && med-v > outlierScales*lo:
@@ -148,7 +139,8 @@ func (a *auditor) outliers(cols []int) []int {
 }
 
 // columnCodes returns the missing-value codes that a column (its values
-// sorted) holds outside the range of its other values.
+// sorted) holds outside the range of its other values (nil if it holds
+// nothing else).
 func columnCodes(sorted []float64) []float64 {
 	var found []float64
 	for _, c := range missingCodes {
