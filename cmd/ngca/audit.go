@@ -98,6 +98,9 @@ type auditResult struct {
 type auditFlags struct {
 	listed       bool // -cols lists the columns: fit each of them
 	dropOutliers bool // -outliers drop
+	// fixed says that the columns are those of a basis to project on:
+	// none is left out or warned about; only rows are audited.
+	fixed bool
 }
 
 // columnStats are the facts about a column that the rules use.
@@ -185,11 +188,11 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 	}
 	reason := make([]string, d) // "" for a column kept
 	for j, s := range stats {
-		if s.constant() {
+		if s.constant() && !fl.fixed {
 			reason[j] = "constant"
 		}
 	}
-	if !fl.listed {
+	if !fl.listed && !fl.fixed {
 		for j, s := range stats {
 			switch {
 			case reason[j] != "":
@@ -213,7 +216,7 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 	if len(kept) == 0 {
 		return res, fmt.Errorf("%s has no data column left to fit (see the notes above)", name)
 	}
-	if !fl.listed {
+	if !fl.listed && !fl.fixed {
 		a.warnIDs(kept)
 	}
 	rows := a.outliers(kept)
@@ -230,7 +233,7 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 		col = col[:n-len(rows)]
 		for _, j := range kept {
 			mat.Col(col, j, t.X)
-			if stats[j] = newColumnStats(col, buf); stats[j].constant() {
+			if stats[j] = newColumnStats(col, buf); stats[j].constant() && !fl.fixed {
 				gone[j] = "constant"
 				res.leftOut = append(res.leftOut, leftOutColumn{Column: columnName(t, j), Number: t.Fields[j], Reason: "constant"})
 			} else {
@@ -243,7 +246,9 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 			return res, fmt.Errorf("%s has no data column left to fit (see the notes above)", name)
 		}
 	}
-	a.warnFewValues(kept)
+	if !fl.fixed {
+		a.warnFewValues(kept)
+	}
 	keepColumns(t, kept)
 	return res, nil
 }

@@ -322,3 +322,23 @@ func BenchmarkAudit(b *testing.B) {
 		}
 	}
 }
+
+// TestAuditFixed: with the columns of a basis to project on, no column is
+// left out or warned about, constant or id; rows are still named.
+func TestAuditFixed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 45))
+	n := 100
+	id, flag, c := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range n {
+		id[i], flag[i], c[i] = float64(i+1), float64(i%2), 3
+	}
+	x := normals(rng, n, 1)
+	x[4] = 1e4
+	tab, res, stderr, err := auditColumns(t, []string{"id", "flag", "c", "x"}, [][]float64{id, flag, c, x}, auditFlags{fixed: true}, false)
+	if err != nil || res.leftOut != nil || len(tab.Fields) != 4 {
+		t.Fatalf("%v, left out %v, fields %v", err, res.leftOut, tab.Fields)
+	}
+	if want := `note: 1 row of t.csv holds a value far outside the rest of its column, which may decide the fit: line 6 (column 4 ("x") = 10000); -outliers drop leaves it out`; strings.TrimSpace(stderr) != want {
+		t.Errorf("stderr\n%s\nwant\n%s", stderr, want)
+	}
+}

@@ -29,6 +29,9 @@ type inputFlags struct {
 	outliers   string
 	sample     int
 	verbose    bool
+	// emptyOK lets -missing be "empty" (transform: a row with a missing
+	// value keeps its line, with empty coordinates).
+	emptyOK bool
 }
 
 // inputFlagNames lists the flags of inputFlags, for the help; -sample and
@@ -72,7 +75,16 @@ func (in *inputFlags) options() (dataio.Options, error) {
 	case "error":
 	case "drop":
 		opt.Missing = dataio.MissingDrop
+	case "empty":
+		if in.emptyOK {
+			opt.Missing = dataio.MissingKeep
+			break
+		}
+		fallthrough
 	default:
+		if in.emptyOK {
+			return dataio.Options{}, usagef("-missing %q: want empty, error or drop", in.missing)
+		}
 		return dataio.Options{}, usagef("-missing %q: want error or drop", in.missing)
 	}
 	if in.sample < 0 {
@@ -159,7 +171,10 @@ func loadTable(ctx context.Context, e *env, path string, opt dataio.Options, fl 
 
 // inputError turns an error of the column selection into a usage error.
 func inputError(err error) error {
-	if errors.Is(err, dataio.ErrSelect) {
+	// A selection without a flag (the fit's columns matched by name) is
+	// the data's mistake, not the command line's.
+	var se *dataio.SelectError
+	if errors.As(err, &se) && se.Option != "" {
 		return usageError{err}
 	}
 	return err
