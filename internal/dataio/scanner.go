@@ -256,7 +256,7 @@ func (s *Scanner) startDelimited(br *bufio.Reader, f Format) error {
 	second = slices.Clone(second)
 	header := opt.Header
 	if header != HeaderNo && hasSecond && len(first) > 0 && len(first)+1 == len(second) &&
-		(header == HeaderYes || isText(strings.Join(first, ""))) {
+		(header == HeaderYes || hasText(first)) {
 		// R's write.table: a header one name short, rows that start with
 		// their name.
 		first = append([]string{""}, first...)
@@ -424,8 +424,11 @@ func integerHeader(first, second []string, hasSecond bool) bool {
 
 // isText reports whether a cell holds text: it is neither missing nor a
 // number.
-func isText(c string) bool {
-	t, _ := classify([]string{c}, func(int) bool { return false })
+func isText(c string) bool { return hasText([]string{c}) }
+
+// hasText reports whether a cell of rec holds text.
+func hasText(rec []string) bool {
+	t, _ := classify(rec, func(int) bool { return false })
 	return t > 0
 }
 
