@@ -69,10 +69,11 @@ const (
 // value.
 var missingCodes = []float64{-9, -99, -999, -9999, -99999, -999999, 99, 999, 9999, 99999, 999999, 9999999}
 
-// indexNames are the header names of an index column (lower case): none,
-// pandas' name for an unnamed column read back, R's for the row names
-// read back (read.csv, readr) and plain names.
-var indexNames = []string{"", "unnamed: 0", "x", "...1", "x1", "index", "idx", "rownames", "row.names", "row_names", "row", "rownum", "row_number"}
+// indexNames are the header names of an index column: none, pandas' name
+// for an unnamed column read back, R's for the row names read back
+// (read.csv's X, readr's ...1 and X1) and plain names (compared in lower
+// case; X and X1 exactly, as x is a common name of a measurement).
+var indexNames = []string{"", "unnamed: 0", "...1", "index", "idx", "rownames", "row.names", "row_names", "row", "rownum", "row_number"}
 
 // idNames are header names (lower case) that read as an id, besides those
 // ending in "id" after a separator or in "Id"/"ID" (see isIDName).
@@ -257,8 +258,9 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 // the file's first column, under an index's name or none, whole numbers
 // increasing with the rows.
 func isIndex(t *dataio.Table, j int, s columnStats) bool {
+	name := columnName(t, j)
 	return t.Format != dataio.LIBSVM && t.Fields[j] == 1 && s.n >= minIDRows && s.whole && s.increasing &&
-		slices.Contains(indexNames, strings.ToLower(columnName(t, j)))
+		(name == "X" || name == "X1" || slices.Contains(indexNames, strings.ToLower(name)))
 }
 
 // isIDName reports whether a header name reads as an id: one of idNames,

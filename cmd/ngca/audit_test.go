@@ -239,6 +239,10 @@ func TestAuditIDs(t *testing.T) {
 		{"distinct whole numbers", []string{"a", "count", "b"}, [][]float64{normals(rng, n, 1), distinct, uniforms(rng, n)}, false, nil,
 			[]string{`warning: column 2 ("count") of t.csv holds a different whole number in every row, as an id does; if it is one, -drop count leaves it out`}},
 		{"-cols fits an id", []string{"id", "a", "b"}, [][]float64{seq(1), normals(rng, n, 1), uniforms(rng, n)}, true, nil, nil},
+		{"x is a measurement", []string{"x", "a", "b"}, [][]float64{gaps, normals(rng, n, 1), uniforms(rng, n)}, false, nil,
+			[]string{`warning: column 1 ("x") of t.csv holds a different whole number in every row`}},
+		{"X is R's row names read back", []string{"X", "a", "b"}, [][]float64{gaps, normals(rng, n, 1), uniforms(rng, n)}, false,
+			[]leftOutColumn{{Column: "X", Number: 1, Reason: "index"}}, []string{`named "X"`}},
 		{"the index is the first column only", []string{"a", "", "b"}, [][]float64{normals(rng, n, 1), gaps, uniforms(rng, n)}, false, nil,
 			[]string{`warning: column 2 of t.csv holds a different whole number in every row, as an id does; if it is one, -drop 2 leaves it out`}},
 	} {
