@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -8,7 +10,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestTransformExports: transform, which streams, reads every export
+// TestTransformExports: the fit's JSON lists the index it left out, and
+// transform, which streams, reads every export
 // style as fit does: a fit of pandas' table projects R's and gzip's
 // copies of it to the same coordinates (the index, unnamed, is not among
 // the fit's columns), and a fit of a zero-based LIBSVM file projects it
@@ -19,6 +22,13 @@ func TestTransformExports(t *testing.T) {
 	path := func(file string) string { return filepath.Join(exportsDir, file) }
 	fitJSON := filepath.Join(dir, "fit.json")
 	ngcaRun(t, "", "fit", "-method", "mipp", "-dim", "2", "-json", "-o", fitJSON, path("pandas-index.csv")).mustSucceed(t)
+	var fit struct {
+		LeftOut []leftOutColumn `json:"left_out"`
+	}
+	if data, err := os.ReadFile(fitJSON); err != nil || json.Unmarshal(data, &fit) != nil ||
+		len(fit.LeftOut) != 1 || fit.LeftOut[0] != (leftOutColumn{Number: 1, Reason: "index"}) {
+		t.Errorf("the fit's JSON lists left_out %+v (%v)", fit.LeftOut, err)
+	}
 	want := ngcaRun(t, "", "transform", "-basis", fitJSON, path("pandas-index.csv")).mustSucceed(t).stdout
 	if strings.Count(want, "\n") != 31 {
 		t.Fatalf("transform wrote\n%s", want)
