@@ -35,6 +35,9 @@ type basisFile struct {
 	label             string // the estimator's name
 	labelColumn       string
 	flags             inputRecord // the fit's input flags
+	// libsvm is set for a fit of a LIBSVM file, zeroBased for one whose
+	// feature indices start at 0.
+	libsvm, zeroBased bool
 }
 
 // inputRecord holds the input flags of a fit as given on its command line,
@@ -67,6 +70,14 @@ func (b *basisFile) selectColumns(opt *dataio.Options, set map[string]bool, keep
 		opt.Names = b.columns
 	} else if !set["cols"] && !set["drop"] && b.numbers != nil && !firstNumbers(b.numbers) {
 		opt.Cols = joinInts(b.numbers)
+	}
+	if b.libsvm && opt.Base == dataio.BaseAuto {
+		// A file without an index 0 must not be read one-based against a
+		// zero-based fit, nor the other way round.
+		opt.Base = dataio.BaseOne
+		if b.zeroBased {
+			opt.Base = dataio.BaseZero
+		}
 	}
 	if !set["missing"] && b.flags.Missing == "drop" {
 		opt.Missing = keep
@@ -261,8 +272,10 @@ func readBasisJSON(path string, data []byte) (*basisFile, error) {
 	var j struct {
 		Method        string       `json:"method"`
 		Label         string       `json:"label"`
+		Format        string       `json:"format"`
 		Columns       []string     `json:"columns"`
 		ColumnNumbers []int        `json:"column_numbers"`
+		ZeroBased     bool         `json:"zero_based"`
 		InputFlags    inputRecord  `json:"input_flags"`
 		LabelColumn   string       `json:"label_column"`
 		Basis         [][]*float64 `json:"basis"`
@@ -296,7 +309,8 @@ func readBasisJSON(path string, data []byte) (*basisFile, error) {
 			b.Set(i, k, *v)
 		}
 	}
-	bf := &basisFile{name: path, basis: b, label: estimatorLabel(j.Method, j.Label), columns: j.Columns, labelColumn: j.LabelColumn, flags: j.InputFlags}
+	bf := &basisFile{name: path, basis: b, label: estimatorLabel(j.Method, j.Label), columns: j.Columns, labelColumn: j.LabelColumn, flags: j.InputFlags,
+		libsvm: j.Format == "libsvm", zeroBased: j.ZeroBased}
 	if len(j.ColumnNumbers) == d && j.Columns == nil {
 		bf.numbers = j.ColumnNumbers
 	}

@@ -30,6 +30,7 @@ Common flags:
   -drop LIST         leave out columns (names, numbers, ranges a-b)
   -cols LIST         keep only these columns
   -missing drop      leave out rows with missing values (default: an error)
+  -outliers drop     leave out the rows a note names as far outside the rest
   -o FILE            write the basis to FILE (.json: JSON)
   -json              write JSON: basis, eigenvalues, means, report, check
   -seed N            random seed (default 1)

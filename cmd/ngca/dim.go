@@ -105,7 +105,7 @@ func runDim(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.seed)
+	t, info, err := loadTable(ctx, e, path, opt, f.in.audit(), f.in.sample, f.seed)
 	if err != nil {
 		return err
 	}

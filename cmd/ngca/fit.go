@@ -32,7 +32,9 @@ and with -check whether refits keep it; -v adds the statistics behind
 each. A progress bar is drawn on stderr when it is a terminal (otherwise
 a fit longer than a minute logs one line a minute).
 
-FILE is CSV, TSV or LIBSVM (see -format). A CSV/TSV header line is detected
+FILE is CSV, TSV, space-separated (R's write.table) or LIBSVM (feature
+indices from 1, or from 0 as scikit-learn writes them), plain or
+gzip-compressed (see -format). A CSV/TSV header line is detected
 (or set with -header); a label column (-label-col) is left out of the data.
 -cols keeps and -drop leaves out columns, by header name, 1-based number or
 range a-b (an item of digits is a number; both flags together: -drop
@@ -41,6 +43,14 @@ Every data cell must be a finite number; a bad cell is reported with its
 line and column. A missing value (an empty cell, NA, N/A, NaN, null or ?,
 in any case) in a data column or the label column is an error, or with
 -missing drop its row is left out (the count goes to stderr).
+
+Before the fit, the table is audited, each finding in a note or warning
+on stderr (docs/your-data.md states the rules): row names, an index
+column and id columns (distinct whole numbers) are left out, unless -cols
+lists them, and so are constant columns; columns of a few values (flags,
+scales) are named as likely to dominate; values far outside the rest of
+their column and missing-value codes (9999, -999, ...) are named with
+their lines, and -outliers drop leaves those rows out.
 
 -sample N fits a uniform random sample of N rows, drawn in one pass over
 FILE (or standard input) by reservoir sampling with the source
@@ -68,7 +78,10 @@ that distance, MissedEquivariant < MissedAxes - 3), KernelCoords and
 NullCoords (data columns numbered from 0), and so on). The command's
 fields, after label: method (the key of the estimator that ran, as
 -method takes it); input, format, n, d, dim; columns and label_column
-(when the file has a header); column_numbers; input_flags (-cols, -drop,
+(when the file has a header); column_numbers; left_out (the columns the
+audit left out: column, number, reason: row names, index, id or
+constant); rows_outliers_dropped (with -outliers drop); zero_based (a
+LIBSVM file numbered from 0); input_flags (-cols, -drop,
 -label-col and -missing as given, which transform and plot reuse); seed;
 settings (the settings the fit used, defaults resolved: the kernel
 estimators' centers and folds, MIPP's iterations and threshold, IMAK's and
@@ -175,7 +188,7 @@ func runFit(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer out.abort()
-	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.fit.seed)
+	t, info, err := loadTable(ctx, e, path, opt, f.in.audit(), f.in.sample, f.fit.seed)
 	if err != nil {
 		return err
 	}

@@ -144,7 +144,7 @@ func TestReservoir(t *testing.T) {
 	for _, rows := range []int{10, 100} {
 		counts := make([]int, rows)
 		for seed := uint64(0); seed < seeds; seed++ {
-			vals, labels, err := reservoir(context.Background(), scan(rows), 3, rand.NewPCG(seed, sampleStream))
+			vals, labels, _, err := reservoir(context.Background(), scan(rows), 3, rand.NewPCG(seed, sampleStream))
 			if err != nil || len(vals) != 6 || len(labels) != 3 {
 				t.Fatalf("sample: %v, %v, %v", vals, labels, err)
 			}
@@ -170,9 +170,9 @@ func TestReservoir(t *testing.T) {
 			t.Errorf("%d rows: chi-square %.1f > %.1f: the sample is not uniform (counts %v)", rows, chi2, limit, counts)
 		}
 	}
-	a, _, _ := reservoir(context.Background(), scan(50), 5, rand.NewPCG(7, sampleStream))
-	b, _, _ := reservoir(context.Background(), scan(50), 5, rand.NewPCG(7, sampleStream))
-	c, _, _ := reservoir(context.Background(), scan(50), 5, rand.NewPCG(8, sampleStream))
+	a, _, _, _ := reservoir(context.Background(), scan(50), 5, rand.NewPCG(7, sampleStream))
+	b, _, _, _ := reservoir(context.Background(), scan(50), 5, rand.NewPCG(7, sampleStream))
+	c, _, _, _ := reservoir(context.Background(), scan(50), 5, rand.NewPCG(8, sampleStream))
 	if !slices.Equal(a, b) || slices.Equal(a, c) {
 		t.Errorf("seed 7 gave %v and %v, seed 8 %v", a, b, c)
 	}

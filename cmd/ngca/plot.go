@@ -133,13 +133,15 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 	defer out.abort()
 
 	var b *basisFile
+	fl := f.in.audit()
 	if f.basis != "" {
 		if b, err = readBasis(f.basis); err != nil {
 			return fmt.Errorf("-basis: %w", err)
 		}
 		b.selectColumns(&opt, setFlags(f.fs), dataio.MissingDrop)
+		fl.fixed = true // the basis's columns, all of them
 	}
-	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.fit.seed)
+	t, info, err := loadTable(ctx, e, path, opt, fl, f.in.sample, f.fit.seed)
 	if err != nil {
 		return err
 	}

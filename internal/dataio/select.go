@@ -92,21 +92,21 @@ func hasNames(items []selItem) bool {
 
 // selection says which columns of a file of width columns are data: the
 // 0-based file columns in the order of the data, given the label column
-// (-1 for none) and the header (nil without one). what names the columns
-// in messages ("column" or "feature").
+// and the column of row names (-1 for none) and the header (nil without
+// one). what names the columns in messages ("column" or "feature").
 //
 // With opt.Names and a header, the data columns are those names, in that
 // order (a fit's columns, matched by name); -cols and -drop, if given,
 // must keep every one of them.
-func selection(file string, width, label int, header []string, opt Options, what string) ([]int, error) {
+func selection(file string, width, label, rowNames int, header []string, opt Options, what string) ([]int, error) {
 	if opt.Names == nil || header == nil {
-		return listSelection(file, width, label, header, opt, what)
+		return listSelection(file, width, label, rowNames, header, opt, what)
 	}
-	named, err := selectNames(file, label, header, opt.Names)
+	named, err := selectNames(file, label, rowNames, header, opt.Names)
 	if err != nil || opt.Cols == "" && opt.Drop == "" {
 		return named, err
 	}
-	sel, err := listSelection(file, width, label, header, opt, what)
+	sel, err := listSelection(file, width, label, rowNames, header, opt, what)
 	if err != nil {
 		return nil, err
 	}
@@ -127,10 +127,10 @@ func selection(file string, width, label int, header []string, opt Options, what
 }
 
 // listSelection is selection by opt.Cols and opt.Drop alone.
-func listSelection(file string, width, label int, header []string, opt Options, what string) ([]int, error) {
+func listSelection(file string, width, label, rowNames int, header []string, opt Options, what string) ([]int, error) {
 	keep := make([]bool, width)
 	for j := range keep {
-		keep[j] = j != label
+		keep[j] = j != label && j != rowNames
 	}
 	mark := func(option, list string, v bool) error {
 		items, err := parseList(option, list)
@@ -165,6 +165,12 @@ func listSelection(file string, width, label int, header []string, opt Options, 
 				continue
 			}
 			for k := it.lo; k <= it.hi; k++ {
+				if k-1 == rowNames {
+					if it.lo == it.hi && v { // dropping the row names is a no-op
+						return &SelectError{File: file, Option: option, Msg: fmt.Sprintf("%s %d holds the row names (an empty header name and text, or a header one name short), not data", what, k)}
+					}
+					continue
+				}
 				if k-1 == label {
 					if it.lo == it.hi && v {
 						return &SelectError{File: file, Option: option, Msg: fmt.Sprintf("%s %d is the label column (-label-col), not a data column", what, k)}
@@ -214,12 +220,12 @@ func listSelection(file string, width, label int, header []string, opt Options, 
 }
 
 // selectNames returns the columns named names in header, in that order.
-func selectNames(file string, label int, header, names []string) ([]int, error) {
+func selectNames(file string, label, rowNames int, header, names []string) ([]int, error) {
 	sel := make([]int, len(names))
 	var missing, twice []string
 	for k, nm := range names {
 		j := indexOf(header, nm)
-		if j < 0 || j == label {
+		if j < 0 || j == label || j == rowNames {
 			missing = append(missing, strconv.Quote(nm))
 		} else if indexOf(header[j+1:], nm) >= 0 {
 			twice = append(twice, strconv.Quote(nm))
