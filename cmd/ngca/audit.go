@@ -161,13 +161,11 @@ func (s columnStats) dense() bool {
 	return s.whole && s.distinct == s.n && s.max-s.min == float64(s.n-1)
 }
 
-// auditTable applies the rules above to the table t of file name, leaving
-// columns (and with -outliers drop, rows) out of t and writing notes and
-// warnings on e's stderr. It is an error if no column is left.
-func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResult, error) {
-	var res auditResult
+// readingNotes says how the file name of layout t was read where that is
+// not what its format alone says: row names left out, zero-based LIBSVM
+// indices.
+func readingNotes(e *env, t dataio.Table, name string) {
 	if t.RowNames > 0 {
-		res.leftOut = append(res.leftOut, leftOutColumn{Number: t.RowNames, Reason: "row names"})
 		if t.ShortHeader {
 			e.notef("the header of %s has one name fewer than its rows have fields, as R's write.table writes row names: the first field of each row is read as its name, not as data", name)
 		} else {
@@ -177,6 +175,17 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 	if t.ZeroBased {
 		e.notef("the feature indices of %s start at 0, as scikit-learn's dump_svmlight_file writes them: index 0 is read as feature 1, and -cols and -drop number the features from 1", name)
 	}
+}
+
+// auditTable applies the rules above to the table t of file name, leaving
+// columns (and with -outliers drop, rows) out of t and writing notes and
+// warnings on e's stderr. It is an error if no column is left.
+func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResult, error) {
+	var res auditResult
+	if t.RowNames > 0 {
+		res.leftOut = append(res.leftOut, leftOutColumn{Number: t.RowNames, Reason: "row names"})
+	}
+	readingNotes(e, *t, name)
 	n, d := t.X.Dims()
 	if n < 2 {
 		return res, nil // too few rows to tell anything; checkData says so
@@ -204,7 +213,7 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 			}
 		}
 	}
-	a := auditor{e: e, t: t, name: name, stats: stats}
+	a := auditor{e: e, t: t, name: name, stats: stats, fixed: fl.fixed}
 	a.noteLeftOut(reason)
 	var kept []int
 	for j := range d {
@@ -298,6 +307,16 @@ type auditor struct {
 	t     *dataio.Table
 	name  string
 	stats []columnStats
+	fixed bool // auditFlags.fixed: nothing is fitted
+}
+
+// decides says what rows far out may do: decide the fit, or with a basis
+// given (nothing fitted) stretch the picture.
+func (a *auditor) decides() string {
+	if a.fixed {
+		return "which may stretch the picture"
+	}
+	return "which may decide the fit"
 }
 
 // ref names column j as -drop and -cols take it: its header name, unless

@@ -203,7 +203,7 @@ func (a *auditor) noteOutliers(far []outlier) {
 	if len(rows) == 1 {
 		subj, them = fmt.Sprintf("1 row of %s holds a value far outside the rest of its column", a.name), "it"
 	}
-	a.e.notef("%s, which may decide the fit: %s; -outliers drop leaves %s out", subj, joinAnd(what), them)
+	a.e.notef("%s, %s: %s; -outliers drop leaves %s out", subj, a.decides(), joinAnd(what), them)
 }
 
 // noteCodes writes one note on the missing-value codes found.

@@ -342,7 +342,7 @@ func TestAuditFixed(t *testing.T) {
 	if err != nil || res.leftOut != nil || len(tab.Fields) != 4 {
 		t.Fatalf("%v, left out %v, fields %v", err, res.leftOut, tab.Fields)
 	}
-	if want := `note: 1 row of t.csv holds a value far outside the rest of its column, which may decide the fit: line 6 (column 4 ("x") = 10000); -outliers drop leaves it out`; strings.TrimSpace(stderr) != want {
+	if want := `note: 1 row of t.csv holds a value far outside the rest of its column, which may stretch the picture: line 6 (column 4 ("x") = 10000); -outliers drop leaves it out`; strings.TrimSpace(stderr) != want {
 		t.Errorf("stderr\n%s\nwant\n%s", stderr, want)
 	}
 }

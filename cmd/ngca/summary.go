@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -102,6 +103,9 @@ func loadingText(v mat.Vector, t *dataio.Table) string {
 // header name, or "column 3" ("feature 3" in a LIBSVM file).
 func shortColumnName(t *dataio.Table, j int) string {
 	if t.Names != nil && t.Names[j] != "" {
+		if _, err := strconv.ParseFloat(t.Names[j], 64); err == nil {
+			return fmt.Sprintf("column %q", t.Names[j]) // pandas' integer names: 9, not the weight's neighbour
+		}
 		return t.Names[j]
 	}
 	if t.Format == dataio.LIBSVM {

@@ -157,6 +157,7 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	if err := matchBasis(b, len(layout.Fields), layout.Format, s.HasLabels(), layout.LabelName, name); err != nil {
 		return err
 	}
+	readingNotes(e, layout, name)
 	if note := b.matchNote(layout, name); note != "" {
 		e.notef("%s", note)
 	}
