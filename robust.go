@@ -198,9 +198,8 @@ type RobustReport struct {
 	// stronger by MissedMargin than the evidence of the converse.
 	Level, MaxDistance, MissedMargin float64
 	// Refined reports whether the equivariant estimate is the refined
-	// frame; it is MIPP's start when the refinement did not move it by
-	// more than its own sampling error, or could not run: when its
-	// regression is singular (a frame coordinate that takes two values
+	// frame; it is MIPP's start when the refinement could not run: when
+	// its regression is singular (a frame coordinate that takes two values
 	// only, say, every function of which is linear), Distance is +Inf and
 	// the equivariant estimate is returned.
 	Refined bool
