@@ -48,7 +48,12 @@ func main() {
 	seeds := flag.Int("seeds", 30, "data sets per cell")
 	mipp := flag.Bool("mipp", false, "fit MIPP too")
 	workers := flag.Int("workers", 2, "fits at a time")
+	eqOnly := flag.Bool("equivariant", false, "fit the variant's equivariant estimate only (Path: RobustEquivariant), the estimate the default returns on turned data unless its axes estimate passes both checks")
 	flag.Parse()
+	path := ngca.RobustAdaptive
+	if *eqOnly {
+		path = ngca.RobustEquivariant
+	}
 	var jobs []*job
 	for _, c := range strings.Split(*cells, ";") {
 		f := strings.Split(c, ",")
@@ -69,35 +74,37 @@ func main() {
 			jobs = append(jobs, &job{sig: sig, m: v[0], n: v[1], d: v[2], seed: s})
 		}
 	}
+	w := csv.NewWriter(os.Stdout)
+	w.Write([]string{"signal", "m", "n", "d", "seed", "eps_default", "eps_mipp", "err"})
+	w.Flush()
+	// Every fit is written as soon as it is done (in the order they
+	// finish), so that an interrupted run keeps its fits.
+	var mu sync.Mutex
 	ch := make(chan *job)
 	var wg sync.WaitGroup
-	for w := 0; w < *workers; w++ {
+	for k := 0; k < *workers; k++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range ch {
-				j.run(*mipp)
+				j.run(path, *mipp)
+				msg := ""
+				if j.err != nil {
+					msg = j.err.Error()
+				}
+				mu.Lock()
+				w.Write([]string{j.sig.Name, strconv.Itoa(j.m), strconv.Itoa(j.n), strconv.Itoa(j.d), strconv.Itoa(j.seed),
+					g(j.def), g(j.mipp), msg})
+				w.Flush()
+				mu.Unlock()
 			}
 		}()
 	}
-	go func() {
-		for _, j := range jobs {
-			ch <- j
-		}
-		close(ch)
-	}()
-	wg.Wait()
-	w := csv.NewWriter(os.Stdout)
-	w.Write([]string{"signal", "m", "n", "d", "seed", "eps_default", "eps_mipp", "err"})
 	for _, j := range jobs {
-		msg := ""
-		if j.err != nil {
-			msg = j.err.Error()
-		}
-		w.Write([]string{j.sig.Name, strconv.Itoa(j.m), strconv.Itoa(j.n), strconv.Itoa(j.d), strconv.Itoa(j.seed),
-			g(j.def), g(j.mipp), msg})
+		ch <- j
 	}
-	w.Flush()
+	close(ch)
+	wg.Wait()
 	if err := w.Error(); err != nil {
 		log.Fatal(err)
 	}
@@ -105,7 +112,7 @@ func main() {
 
 func g(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 
-func (j *job) run(mipp bool) {
+func (j *job) run(path ngca.RobustPath, mipp bool) {
 	j.def, j.mipp = math.NaN(), math.NaN()
 	x, truth, err := synth.Spec{Signal: j.sig, M: j.m, N: j.n, D: j.d, Mix: synth.Turn}.Sample(rand.NewPCG(uint64(j.seed), 77))
 	if err != nil {
@@ -113,7 +120,7 @@ func (j *job) run(mipp bool) {
 		return
 	}
 	ctx := context.Background()
-	res, err := (&ngca.RobustWFLSNGCA{Dim: j.m, Workers: 1, Src: rand.NewPCG(uint64(j.seed), 1)}).Fit(ctx, x)
+	res, err := (&ngca.RobustWFLSNGCA{Dim: j.m, Path: path, Workers: 1, Src: rand.NewPCG(uint64(j.seed), 1)}).Fit(ctx, x)
 	if err != nil {
 		j.err = fmt.Errorf("default: %w", err)
 		return
