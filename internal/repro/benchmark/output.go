@@ -191,25 +191,13 @@ func (c *Config) dataRow(b *strings.Builder, cs map[cellKey]*cell, ds Dataset, d
 // ε against the span of the real features (the first m columns), the
 // lowest and those not significantly above it (the same t-test) in bold.
 func (c *Config) epsTables(b *strings.Builder, cs map[cellKey]*cell) {
-	var ms []Method
-	for _, m := range c.Methods {
-		if m.reduce != nil {
-			ms = append(ms, m)
-		}
-	}
+	ms := c.reducers()
 	if len(ms) == 0 {
 		return
 	}
 	for _, d := range c.Dims {
-		fmt.Fprintf(b, "\n## d = %d: ε of the subspace against the span of the real features\n\n| Dataset [m, n] |", d)
-		for _, m := range ms {
-			fmt.Fprintf(b, " %s |", m.Label)
-		}
-		b.WriteString("\n|---|")
-		for range ms {
-			b.WriteString("---|")
-		}
-		b.WriteString("\n")
+		fmt.Fprintf(b, "\n## d = %d: ε of the subspace against the span of the real features\n\n", d)
+		tableHead(b, []string{"Dataset [m, n]"}, ms)
 		for _, ds := range Datasets {
 			if !c.shown(ds) || ds.Missing != "" {
 				continue
@@ -242,26 +230,38 @@ func (c *Config) epsTables(b *strings.Builder, cs map[cellKey]*cell) {
 	}
 }
 
-// timing writes the mean seconds per reduction.
-func (c *Config) timing(b *strings.Builder, cs map[cellKey]*cell) {
+// reducers returns the methods that reduce (all but no reduction).
+func (c *Config) reducers() []Method {
 	var ms []Method
 	for _, m := range c.Methods {
 		if m.reduce != nil {
 			ms = append(ms, m)
 		}
 	}
-	if len(ms) == 0 {
-		return
+	return ms
+}
+
+// tableHead writes a Markdown table's heading: the lead columns, then one
+// column per method.
+func tableHead(b *strings.Builder, lead []string, ms []Method) {
+	b.WriteString("|")
+	for _, l := range lead {
+		fmt.Fprintf(b, " %s |", l)
 	}
-	b.WriteString("\n## Mean seconds per reduction (fit on the training rows and projection, one core)\n\n| Dataset [m, n] | d |")
 	for _, m := range ms {
 		fmt.Fprintf(b, " %s |", m.Label)
 	}
-	b.WriteString("\n|---|---|")
-	for range ms {
-		b.WriteString("---|")
+	b.WriteString("\n|" + strings.Repeat("---|", len(lead)+len(ms)) + "\n")
+}
+
+// timing writes the mean seconds per reduction.
+func (c *Config) timing(b *strings.Builder, cs map[cellKey]*cell) {
+	ms := c.reducers()
+	if len(ms) == 0 {
+		return
 	}
-	b.WriteString("\n")
+	b.WriteString("\n## Mean seconds per reduction (fit on the training rows and projection, one core)\n\n")
+	tableHead(b, []string{"Dataset [m, n]", "d"}, ms)
 	for _, ds := range Datasets {
 		if !c.shown(ds) || ds.Missing != "" {
 			continue
