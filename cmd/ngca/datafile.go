@@ -27,12 +27,16 @@ type inputFlags struct {
 	cols, drop string
 	missing    string
 	sample     int
+	verbose    bool
+	// emptyOK lets -missing be "empty" (transform: a row with a missing
+	// value keeps its line, with empty coordinates).
+	emptyOK bool
 }
 
 // inputFlagNames lists the flags of inputFlags, for the help; -sample only
 // with sample.
 func inputFlagNames(sample bool) []string {
-	names := []string{"format", "header", "label-col", "cols", "drop", "missing"}
+	names := []string{"format", "header", "label-col", "cols", "drop", "missing", "v"}
 	if sample {
 		names = append(names, "sample")
 	}
@@ -49,6 +53,7 @@ func (in *inputFlags) register(fs *flag.FlagSet, sample bool) {
 	fs.StringVar(&in.drop, "drop", "", "leave out these columns: a `list` as for -cols (a text column that is not the label, say)")
 	fs.StringVar(&in.missing, "missing", "error", "`what` to do with a missing value (an empty cell, NA, N/A, NaN, null or ?, in any case) in a selected column or the label column: "+
 		"error, or drop: leave out the rows that hold one and say how many on stderr")
+	fs.BoolVar(&in.verbose, "v", false, "verbose: also write on stderr the statistics behind each note, warning and verdict")
 	if sample {
 		fs.IntVar(&in.sample, "sample", 0, "use a random sample of `N` rows, drawn in one pass over FILE (reservoir sampling, from -seed) in memory for N rows only; "+
 			"0 or N ≥ the rows of FILE uses every row")
@@ -66,7 +71,16 @@ func (in *inputFlags) options() (dataio.Options, error) {
 	case "error":
 	case "drop":
 		opt.Missing = dataio.MissingDrop
+	case "empty":
+		if in.emptyOK {
+			opt.Missing = dataio.MissingKeep
+			break
+		}
+		fallthrough
 	default:
+		if in.emptyOK {
+			return dataio.Options{}, usagef("-missing %q: want empty, error or drop", in.missing)
+		}
 		return dataio.Options{}, usagef("-missing %q: want error or drop", in.missing)
 	}
 	if in.sample < 0 {
@@ -134,7 +148,10 @@ func loadTable(ctx context.Context, e *env, path string, opt dataio.Options, sam
 
 // inputError turns an error of the column selection into a usage error.
 func inputError(err error) error {
-	if errors.Is(err, dataio.ErrSelect) {
+	// A selection without a flag (the fit's columns matched by name) is
+	// the data's mistake, not the command line's.
+	var se *dataio.SelectError
+	if errors.As(err, &se) && se.Option != "" {
 		return usageError{err}
 	}
 	return err

@@ -33,6 +33,9 @@ type fitFields struct {
 	// indices) of the data columns.
 	ColumnNumbers []int  `json:"column_numbers"`
 	LabelColumn   string `json:"label_column,omitempty"`
+	// InputFlags are the fit's input flags as given, which transform and
+	// plot reuse.
+	InputFlags inputRecord `json:"input_flags"`
 	// RowsDropped counts the rows left out by -missing drop.
 	RowsDropped *int `json:"rows_dropped,omitempty"`
 	// Sample and RowsRead: with -sample, the sample's size and the rows
@@ -88,6 +91,7 @@ func fitJSON(a *fitArgs, m methods.Method, t *dataio.Table, info loaded, res *ng
 	n, d := t.X.Dims()
 	ff := fitFields{Method: m.Key, Input: info.name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
 		Columns: t.Names, ColumnNumbers: t.Fields, LabelColumn: t.LabelName, Seed: a.seed, Settings: fitSettings(res.Report)}
+	ff.InputFlags = a.input
 	if info.dropMode {
 		ff.RowsDropped = &info.dropped
 	}

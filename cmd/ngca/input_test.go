@@ -187,7 +187,7 @@ func TestFitSample(t *testing.T) {
 	if j["n"] != 150.0 || j["sample"] != 150.0 || j["rows_read"] != 400.0 {
 		t.Errorf("n %v, sample %v, rows_read %v; want 150, 150, 400", j["n"], j["sample"], j["rows_read"])
 	}
-	if want := "ngca: -sample: using 150 of the 400 rows of " + files["tsv"] + ", drawn at random (-seed 4)\n"; withoutNullNote(r.stderr) != want {
+	if want := "ngca: -sample: using 150 of the 400 rows of " + files["tsv"] + ", drawn at random (-seed 4)\n"; withoutSummary(r.stderr) != want {
 		t.Errorf("stderr %q, want %q", r.stderr, want)
 	}
 	basis := func(input string, args ...string) string {

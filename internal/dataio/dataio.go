@@ -94,13 +94,18 @@ type Options struct {
 	// a header. The data columns keep the order of the file. Listing the
 	// label column is an error.
 	Cols, Drop string
-	// Names, if not nil and Cols and Drop are empty, selects the data
-	// columns of a CSV or TSV file by header name, in this order, when the
-	// file has a header (a fit's columns); without a header it is ignored.
+	// Names, if not nil, selects the data columns of a CSV or TSV file by
+	// header name, in this order, when the file has a header (a fit's
+	// columns); Cols and Drop, if set, must keep every one of them. Without
+	// a header it is ignored.
 	Names []string
 	// Missing says what to do with a missing value; the zero value makes
 	// it an error.
 	Missing Missing
+	// Keep, if not empty, lists columns of a CSV or TSV file (as Cols does)
+	// whose cells Scanner.Kept returns as text with every row, whether or
+	// not they are data columns (ids, labels to carry through).
+	Keep string
 }
 
 // Table is a data file's content.
@@ -123,6 +128,9 @@ type Table struct {
 	Format Format
 	// Header reports whether the first row was read as a header.
 	Header bool
+	// KeptNames names the columns of Options.Keep: header names, or
+	// 1-based column numbers without a header.
+	KeptNames []string
 	// Dropped is the number of rows left out for a missing value
 	// (Options.Missing = MissingDrop).
 	Dropped int
@@ -220,6 +228,9 @@ func (e *Error) Is(target error) bool { return e.empty && target == ErrEmpty }
 // file, a file with only a header, and (for LIBSVM, see ReadLIBSVM) a
 // malformed pair are errors too. All are *Error values.
 func Read(r io.Reader, name string, opt Options) (*Table, error) {
+	if opt.Missing == MissingKeep {
+		return nil, errors.New("dataio: Read does not take MissingKeep")
+	}
 	s, err := NewScanner(r, name, opt)
 	if err != nil {
 		return nil, err

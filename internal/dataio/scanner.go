@@ -24,6 +24,10 @@ const (
 	// MissingDrop leaves out every row with a missing value (Scanner.Dropped
 	// and Table.Dropped count them).
 	MissingDrop
+	// MissingKeep returns a row with a missing value as it is, NaN in each
+	// missing data cell (and "" for a missing label); Scanner.Incomplete
+	// reports such a row. Read does not take it.
+	MissingKeep
 )
 
 // IsMissing reports whether the cell c is a missing value: empty (or only
@@ -65,6 +69,9 @@ type Scanner struct {
 
 	row      []float64
 	lbl      string
+	keep     []int    // 0-based file columns of Options.Keep
+	kept     []string // their cells in the current row
+	gap      bool     // the current row has a missing value (MissingKeep)
 	line     int
 	rows     int // rows returned
 	dropped  int
@@ -147,6 +154,14 @@ func (s *Scanner) Row() []float64 { return s.row }
 
 // Label returns the label of the current row ("" without labels).
 func (s *Scanner) Label() string { return s.lbl }
+
+// Kept returns the cells of the columns of Options.Keep in the current row,
+// as text (spaces trimmed). The slice is reused by Scan.
+func (s *Scanner) Kept() []string { return s.kept }
+
+// Incomplete reports whether the current row has a missing value, which
+// only Options.Missing = MissingKeep returns.
+func (s *Scanner) Incomplete() bool { return s.gap }
 
 // Line returns the 1-based line of the current row (0 for LIBSVM).
 func (s *Scanner) Line() int { return s.line }
@@ -330,6 +345,23 @@ func (s *Scanner) startDelimited(r io.Reader, comma rune) error {
 		}
 	}
 	s.row = make([]float64, len(s.sel))
+	if opt.Keep != "" {
+		keepOpt := Options{Cols: opt.Keep}
+		if s.keep, err = listSelection(name, s.width, -1, s.header, keepOpt, "column"); err != nil {
+			if se, ok := err.(*SelectError); ok {
+				se.Option = "-keep"
+			}
+			return err
+		}
+		s.kept = make([]string, len(s.keep))
+		for _, j := range s.keep {
+			kn := strconv.Itoa(j + 1)
+			if s.header != nil && s.header[j] != "" {
+				kn = s.header[j]
+			}
+			s.layout.KeptNames = append(s.layout.KeptNames, kn)
+		}
+	}
 	if !s.layout.Header {
 		s.pending = append(s.pending, pendingRec{first, line1})
 	}
@@ -346,9 +378,17 @@ func (s *Scanner) parse(rec []string, line int) (bool, error) {
 		return false, &Error{File: s.name, Line: line, Msg: fmt.Sprintf("%s, want %d (as on line %d)", plural(len(rec), "field"), s.width, s.line1)}
 	}
 	complete := true
+	s.gap = false
+	for k, j := range s.keep {
+		s.kept[k] = strings.TrimSpace(rec[j])
+	}
 	missing := func(j int, c string) error {
-		if s.opt.Missing == MissingDrop {
+		switch s.opt.Missing {
+		case MissingDrop:
 			complete = false
+			return nil
+		case MissingKeep:
+			s.gap = true
 			return nil
 		}
 		what := "empty cell"
@@ -363,6 +403,9 @@ func (s *Scanner) parse(rec []string, line int) (bool, error) {
 			if err := missing(s.label, s.lbl); err != nil {
 				return false, err
 			}
+			if s.opt.Missing == MissingKeep {
+				s.lbl = ""
+			}
 		}
 	}
 	for k, j := range s.sel {
@@ -371,6 +414,7 @@ func (s *Scanner) parse(rec []string, line int) (bool, error) {
 			if err := missing(j, c); err != nil {
 				return false, err
 			}
+			s.row[k] = math.NaN()
 			continue
 		}
 		v, msg := parseCell(c)
@@ -450,6 +494,9 @@ func (s *Scanner) startLIBSVM(r io.Reader) error {
 	opt := s.opt
 	if opt.LabelCol != "" {
 		return &Error{File: s.name, Msg: "a label column cannot be chosen in a LIBSVM file: its labels are the first field of every line"}
+	}
+	if opt.Keep != "" {
+		return &SelectError{File: s.name, Option: "-keep", Msg: fmt.Sprintf("%s is a LIBSVM file: its only column besides the features is the label (-with-labels)", s.name)}
 	}
 	// opt.LabelIfPresent and opt.Names do not apply: the labels are in
 	// the file, which has no header.
@@ -541,6 +588,11 @@ func labelColumn(name string, first []string, line1 int, opt Options) (int, Head
 	}
 	for j, c := range first {
 		if strings.TrimSpace(c) == opt.LabelCol {
+			for _, c2 := range first[j+1:] {
+				if strings.TrimSpace(c2) == opt.LabelCol {
+					return 0, header, &Error{File: name, Line: line1, Msg: fmt.Sprintf("the header names more than one column %q: give the label column by number", opt.LabelCol)}
+				}
+			}
 			return j, HeaderYes, nil
 		}
 	}
