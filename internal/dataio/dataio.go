@@ -171,8 +171,8 @@ type Table struct {
 	ZeroBased bool
 	// Compressed reports that the file was gzip-compressed.
 	Compressed bool
-	// KeptNames names the columns of Options.Keep: header names, or
-	// 1-based column numbers without a header.
+	// KeptNames names the columns of Options.Keep: header names (empty
+	// where the header's is), or 1-based column numbers without a header.
 	KeptNames []string
 	// Dropped is the number of rows left out for a missing value
 	// (Options.Missing = MissingDrop).

@@ -348,9 +348,9 @@ func (s *Scanner) startDelimited(br *bufio.Reader, f Format) error {
 		}
 		s.kept = make([]string, len(s.keep))
 		for _, j := range s.keep {
-			kn := strconv.Itoa(j + 1)
-			if s.header != nil && s.header[j] != "" {
-				kn = s.header[j]
+			kn := strconv.Itoa(j + 1) // without a header: the column's number
+			if s.header != nil {
+				kn = s.header[j] // empty for row names, as in the file
 			}
 			s.layout.KeptNames = append(s.layout.KeptNames, kn)
 		}
