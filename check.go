@@ -113,8 +113,19 @@ type CheckReport struct {
 	// SpreadLimit is the largest Spread of a stable fit, 0.05; a fit with
 	// Spread > SpreadLimit is unstable, and so doubtful.
 	SpreadLimit float64
-	// RefitsFailed counts the refits that returned an error.
+	// RefitsFailed counts the refits that returned an error, and
+	// RefitError is the error of the first of them ("" if none), which
+	// Reasons quotes too.
 	RefitsFailed int
+	RefitError   string
+	// Directions holds, for each column b_k of the fit's basis (the
+	// directions in the order of the basis), the median over the refits
+	// of the squared sine of the angle between b_k and the refit's
+	// subspace, 1 − ‖Q_rᵀb_k‖² (1 for a failed refit), scaled to the full
+	// fit as Spread is. A direction with Directions[k] ≤ SpreadLimit lies
+	// in the refits' subspaces (stable) even when the subspace as a whole
+	// is not: the first direction of an unstable 2-D fit may be sound.
+	Directions []float64
 	// FewRows reports that the refits hold fewer than d² rows, about what
 	// an estimate blind to the columns' orientation needs for a symmetric
 	// signal, whose fourth moments are the first to differ from a
@@ -268,7 +279,11 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	if rep.RefitsFailed == b {
 		return nil, fmt.Errorf("ngca: Check: every refit on %d of the %d rows failed: %w", s, n, err)
 	}
+	if err != nil {
+		rep.RefitError = err.Error()
+	}
 	rep.Spread = min(1, median(rep.Refits)*scale)
+	rep.Directions = directionSpreads(res.Basis, own.refits(), scale)
 	rep.SpreadLimit = checkStable
 	rep.FewRows = s < d*d
 	if rep.Agreements, err = compareReferences(ctx, plan.workers, runs, data, subs, tick, res.Basis, rep.Spread, scale, rep.FewRows, sw); err != nil {
@@ -466,7 +481,7 @@ func (rep *CheckReport) judge(b, n, d int, equivariant bool) {
 	}
 	rep.Doubtful = len(reasons) > 0
 	if rep.RefitsFailed > 0 {
-		reasons = append(reasons, fmt.Sprintf("%d of %d refits failed (counted as ε = 1)", rep.RefitsFailed, b))
+		reasons = append(reasons, fmt.Sprintf("%d of %d refits failed (counted as ε = 1); the first: %s", rep.RefitsFailed, b, rep.RefitError))
 	}
 	if rep.Separation < WeakSeparation {
 		reasons = append(reasons, fmt.Sprintf("weak separation %.3g (below %d)", rep.Separation, WeakSeparation))
@@ -493,4 +508,27 @@ func fewRows(n, d, s int, equivariant, refs bool) string {
 	}
 	return fmt.Sprintf("the refits' %d rows are few for %d columns: an estimate blind to the columns' orientation needs about d² = %d rows "+
 		"for a symmetric signal, which the fit's %d rows have, so the fit may be better than its refits; more rows would settle it", s, d, d*d, n)
+}
+
+// directionSpreads returns, for each column b_k of basis (d×m, orthonormal),
+// the median over the refits of 1 − ‖Q_rᵀb_k‖², Q_r an orthonormal basis of
+// refit r (1 for a failed refit, nil), times scale and capped at 1.
+func directionSpreads(basis *mat.Dense, refits []*mat.Dense, scale float64) []float64 {
+	_, m := basis.Dims()
+	out := make([]float64, m)
+	vals := make([]float64, len(refits))
+	for k := 0; k < m; k++ {
+		bk := basis.ColView(k)
+		for r, q := range refits {
+			vals[r] = 1
+			if q == nil {
+				continue
+			}
+			var p mat.VecDense
+			p.MulVec(q.T(), bk)
+			vals[r] = math.Min(1, math.Max(0, 1-mat.Dot(&p, &p)))
+		}
+		out[k] = math.Min(1, median(vals)*scale)
+	}
+	return out
 }

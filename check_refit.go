@@ -129,6 +129,24 @@ func rowsOf(x *mat.Dense, idx []int) *mat.Dense {
 	return y
 }
 
+// refits returns an orthonormal basis of each refit of r (the fits after
+// the full one), nil for a failed refit.
+func (r *checkRun) refits() []*mat.Dense {
+	start := 0
+	if r.full {
+		start = 1
+	}
+	var out []*mat.Dense
+	for i := start; i < len(r.results); i++ {
+		var q *mat.Dense
+		if r.errs[i] == nil && r.results[i] != nil && r.results[i].Basis != nil {
+			q, _ = orthonormal(r.results[i].Basis)
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
 // refitErrors returns ε between basis and each refit of r (the fits
 // after the full one), 1 for a failed refit, and the number of failures
 // with the first failure's error.

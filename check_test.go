@@ -404,3 +404,92 @@ func TestCheckRobustPath(t *testing.T) {
 		})
 	}
 }
+
+// failingEstimator fits its estimator but fails on the fits listed in fail
+// (counted from 0, the calls of Check in order: it is not a package
+// estimator, so its refits run one at a time).
+type failingEstimator struct {
+	ngca.Estimator
+	calls *int
+	fail  map[int]bool
+}
+
+func (f failingEstimator) Fit(ctx context.Context, x mat.Matrix) (*ngca.Result, error) {
+	i := *f.calls
+	*f.calls++
+	if f.fail[i] {
+		return nil, errors.New("synthetic failure of refit")
+	}
+	return f.Estimator.Fit(ctx, x)
+}
+
+// TestCheckRefitFailureSaysWhy: a refit that fails is counted, and its
+// error is in the report and in the reasons.
+func TestCheckRefitFailureSaysWhy(t *testing.T) {
+	x, _ := checkData(t, "a", synth.Spec{N: 1000}, 3)
+	ctx := context.Background()
+	mipp := &ngca.MIPP{Dim: 2}
+	res, err := mipp.Fit(ctx, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	est := failingEstimator{Estimator: mipp, calls: &calls, fail: map[int]bool{1: true}}
+	rep, err := ngca.Check(ctx, est, x, res, ngca.CheckOptions{Src: rand.NewPCG(1, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.RefitsFailed != 1 || !strings.Contains(rep.RefitError, "synthetic failure") {
+		t.Fatalf("RefitsFailed %d, RefitError %q", rep.RefitsFailed, rep.RefitError)
+	}
+	if !slices.ContainsFunc(rep.Reasons, func(r string) bool { return strings.Contains(r, "synthetic failure") }) {
+		t.Errorf("no reason quotes the failure: %q", rep.Reasons)
+	}
+	data, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "synthetic failure") {
+		t.Errorf("the JSON report does not say why: %s", data)
+	}
+}
+
+// TestCheckDirections: on data with one non-Gaussian direction, a 2-D fit
+// has a stable first direction and an unstable second one, which
+// Directions tells apart although the subspace as a whole is unstable.
+func TestCheckDirections(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	n, d := 2000, 6
+	x := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			x.Set(i, j, rng.NormFloat64())
+		}
+		x.Set(i, 0, x.At(i, 0)*0.4+float64(4*rng.IntN(2)-2)) // bimodal
+	}
+	rot := mat.NewDense(d, d, nil)
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			rot.Set(i, j, rng.NormFloat64())
+		}
+	}
+	var xt mat.Dense
+	xt.Mul(x, rot) // the direction turned: any orientation
+	ctx := context.Background()
+	est := &ngca.MIPP{Dim: 2, Src: rand.NewPCG(1, 2)}
+	res, err := est.Fit(ctx, &xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ngca.Check(ctx, est, &xt, res, ngca.CheckOptions{Src: rand.NewPCG(1, 3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Directions) != 2 {
+		t.Fatalf("Directions %v, want 2", rep.Directions)
+	}
+	t.Logf("Spread %.3g, Directions %.3g", rep.Spread, rep.Directions)
+	if !(rep.Directions[0] < 0.01) || !(rep.Directions[1] > rep.SpreadLimit) || !(rep.Spread > rep.SpreadLimit) {
+		t.Errorf("Directions %v (limit %g), Spread %g: want the first stable, the second and the whole unstable", rep.Directions, rep.SpreadLimit, rep.Spread)
+	}
+}

@@ -57,9 +57,9 @@ type Result struct {
 	// to within the data's rounding error: a one-hot group that sums to
 	// one, a total beside its parts, a copy of a column. Such data lie in
 	// a subspace of lower dimension, on which the NGCA model has no
-	// density; the estimator fits the other columns, and Basis has zero
-	// rows for the columns left out, so that projections use the other
-	// columns only. The reports' per-coordinate figures (StageCV,
+	// density; the estimator fits the other columns, and Basis has rows of
+	// exact zeros (every entry == 0) for the columns left out, so that
+	// projections use the other columns only. The reports' per-coordinate figures (StageCV,
 	// Selection) are of the columns kept, in order; RobustReport's
 	// KernelCoords and NullCoords are column indices of the data. A
 	// constant column is not left out but an ErrConstant error. Dependent

@@ -67,7 +67,7 @@ type resultJSON struct {
 // that are not orthonormal (an entry of BᵀB − I beyond 1e-6 in
 // magnitude), when Mean is not of length d or not finite, when Dependent
 // is not an ascending list of distinct columns whose rows of Basis are
-// zero, or when Eigenvalues is neither nil nor of length d − len(Dependent);
+// exactly zero, or when Eigenvalues is neither nil nor of length d − len(Dependent);
 // and an error wrapping
 // ErrParam for a report type without a JSON form.
 func (r Result) MarshalJSON() ([]byte, error) {

@@ -80,44 +80,34 @@ const (
 //     linear part, regresses every other coordinate's score on their
 //     kernel parts h and a linear function by the same least-squares
 //     objective, g_j = Δ_jᵀh(y_U) + a_jᵀy + c_j, and turns the frame by
-//     the tilt Δ. It is equivariant under any invertible linear map of the
-//     data, and its last regression gives the covariance of Δ̂ where the
-//     frame is the index space, Cov(vec Δ̂) = (S_g ⊗ (G⁻¹)_hh)/n: S_g the
-//     second moments of the fitted scores of the other coordinates and
-//     (G⁻¹)_hh the h block of the inverse Gram matrix of (h, y, 1), since
-//     there those scores are linear and independent of the frame
-//     coordinates.
-//   - The adaptive path (the default) puts the burden of proof on the
-//     axes estimate, whose error is unbounded when the index space is not
-//     along the axes, and returns it only if it passes the test and the
-//     guard, otherwise the equivariant estimate. The test: one more
-//     refinement step runs at the axes estimate's own frame, and the Wald
-//     statistic of "no tilt there", W = Δ̂ᵀ Cov(Δ̂)⁻¹ Δ̂, must not reject
-//     at level 0.01 against χ² with (d − Dim)·Dim degrees of freedom. If
-//     the axes estimate is the index space, the tilt there is zero
-//     whatever the equivariant estimate's own error, and W follows χ².
-//     The guard: that test sees small tilts, not a direction the axes
-//     estimate misses altogether, and has little power on heavy-tailed
-//     signals. Where the two candidates agree, the Wald distance of the
-//     axes estimate from the equivariant estimate,
-//     Distance = (T − Δ̂_eq)ᵀ Cov(Δ̂_eq)⁻¹ (T − Δ̂_eq) / DF with T the axes
-//     estimate's tilt in the equivariant estimate's last frame, is at most
-//     4, and the guard passes. That distance is no test (the refinement
-//     keeps a part of its start's error that its covariance does not
-//     count, so exact axes estimates sit above 1 on it), but a bound
-//     measured in the orientation study (docs/robust.md). Beyond it the
-//     two disagree on a direction, and neither judges the other: each is
-//     asked whether it misses structure in the directions by which the
-//     other leaves it, by a kernel model of those directions' scores (with
-//     kernels on them and on the candidate's own coordinates) against
-//     their Gaussian score (RobustReport.MissedAxes, MissedEquivariant).
-//     If a candidate is the index space, those directions are standard
-//     normal and independent of its coordinates, and the kernel model has
-//     nothing to find. Both candidates are fitted to the same rows, so
-//     the directions either proposes look a little non-Gaussian in them
-//     whatever the truth; the guard passes when the evidence against the
-//     equivariant estimate is the stronger by 3 (in the model's paired
-//     z-scores).
+//     the tilt Δ. That regression is the efficient score's for the tilt
+//     (docs/robust.md measures the estimate against the efficiency
+//     bound), and the refined frame is the estimate. It is equivariant
+//     under any invertible linear map of the data, and its last
+//     regression gives the covariance of Δ̂ where the frame is the index
+//     space, Cov(vec Δ̂) = (S_g ⊗ (G⁻¹)_hh)/n: S_g the second moments of
+//     the fitted scores of the other coordinates and (G⁻¹)_hh the h block
+//     of the inverse Gram matrix of (h, y, 1), since there those scores
+//     are linear and independent of the frame coordinates.
+//   - The adaptive path (the default) decides between them, with the
+//     burden of proof on the axes estimate, whose error is unbounded when
+//     the index space is not along the axes: it returns the axes estimate
+//     only if one more refinement step at its own frame finds no tilt
+//     (the Wald statistic W = Δ̂ᵀ Cov(Δ̂)⁻¹ Δ̂ does not reject at level 0.01
+//     against χ² with (d − Dim)·Dim degrees of freedom, as it follows χ²
+//     if the axes estimate is the index space) and the two candidates
+//     agree or, where they do not, the other misses more: that test sees
+//     small tilts, not a direction the axes estimate misses altogether,
+//     so the axes estimate must also lie within a Wald distance of 4 per
+//     degree of freedom of the equivariant estimate (Distance, a bound
+//     measured in the orientation study, not a test), or else the evidence
+//     that the equivariant estimate misses structure in the directions by
+//     which the axes estimate leaves it must exceed the converse by 3 in
+//     paired z-scores of a kernel model of those directions' scores
+//     against their Gaussian score (MissedEquivariant, MissedAxes: if a
+//     candidate is the index space, those directions are standard normal
+//     and independent of its coordinates). Otherwise the equivariant
+//     estimate is returned.
 //
 // The variant needs more rows than columns and a covariance matrix that
 // can be inverted (ErrSamples, ErrSingular otherwise), as MIPP does, and
@@ -198,9 +188,8 @@ type RobustReport struct {
 	// stronger by MissedMargin than the evidence of the converse.
 	Level, MaxDistance, MissedMargin float64
 	// Refined reports whether the equivariant estimate is the refined
-	// frame; it is MIPP's start when the refinement did not move it by
-	// more than its own sampling error, or could not run: when its
-	// regression is singular (a frame coordinate that takes two values
+	// frame; it is MIPP's start when the refinement could not run: when
+	// its regression is singular (a frame coordinate that takes two values
 	// only, say, every function of which is linear), Distance is +Inf and
 	// the equivariant estimate is returned.
 	Refined bool

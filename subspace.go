@@ -41,15 +41,10 @@ func SubspaceError(truth, estimate mat.Matrix) float64 {
 	return math.Min(f*f/float64(m), 1) // ε ≤ 1 exactly; rounding can exceed it by an ulp
 }
 
-// orthonormal returns an orthonormal basis of the column span of a (d×m, m ≤
-// d), obtained by Householder QR, so that column i spans the part of
-// column i of a orthogonal to the columns before it. Each column's sign is
-// fixed so that its entry of largest magnitude is positive. A row of a that
-// is exactly zero is exactly zero in q (the factorisation runs on the other
-// rows), so that a column left out of a fit keeps an exact zero row. ok is
-// false if a is not finite or its columns are (numerically) linearly
-// dependent.
-func orthonormal(a mat.Matrix) (q *mat.Dense, ok bool) {
+// orthonormalRows is orthonormal, but a row of a that is exactly zero is
+// exactly zero in q: the factorisation runs on the other rows, so that a
+// column left out of a fit keeps an exact zero row of its basis.
+func orthonormalRows(a mat.Matrix) (q *mat.Dense, ok bool) {
 	d, m := a.Dims()
 	if checkFinite("", a) != nil {
 		return nil, false
@@ -76,6 +71,19 @@ func orthonormal(a mat.Matrix) (q *mat.Dense, ok bool) {
 			q.SetRow(i, sub.RawRowView(k))
 		}
 		return q, true
+	}
+	return orthonormal(a)
+}
+
+// orthonormal returns an orthonormal basis of the column span of a (d×m, m ≤
+// d), obtained by Householder QR, so that column i spans the part of
+// column i of a orthogonal to the columns before it. Each column's sign is
+// fixed so that its entry of largest magnitude is positive. ok is false if
+// a is not finite or its columns are (numerically) linearly dependent.
+func orthonormal(a mat.Matrix) (q *mat.Dense, ok bool) {
+	d, m := a.Dims()
+	if checkFinite("", a) != nil {
+		return nil, false
 	}
 	// Every column is brought to a largest magnitude in [½, 1) by an exact
 	// power of two, which changes neither its span nor (barring underflow)
@@ -190,7 +198,7 @@ func leadingBasis(u *mat.Dense, dim int, what string) (*mat.Dense, []float64, er
 // mapBack maps a basis b to the caller's coordinates with back and
 // orthonormalises it.
 func mapBack(b mat.Matrix, back func(mat.Matrix) *mat.Dense) (*mat.Dense, error) {
-	q, ok := orthonormal(back(b))
+	q, ok := orthonormalRows(back(b))
 	if !ok {
 		return nil, fmt.Errorf("%w: basis lost rank when mapped back to the data's coordinates", ErrSingular)
 	}

@@ -72,7 +72,7 @@ func TestBinary(t *testing.T) {
 		} else if err != nil {
 			t.Fatal(err)
 		}
-		stderr := withoutNullNote(errb.String())
+		stderr := withoutSummary(errb.String())
 		stderrOK := strings.HasPrefix(stderr, tc.stderr) && (tc.stderr == "") == (stderr == "")
 		if code != tc.code || !strings.HasPrefix(out.String(), tc.stdout) || !stderrOK {
 			t.Errorf("ngca %q: exit %d, stdout %.40q, stderr %q; want exit %d, stdout %.40q..., stderr %q",

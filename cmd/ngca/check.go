@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strings"
 
@@ -46,48 +45,67 @@ func (a *fitArgs) checkFit(ctx context.Context, e *env, m methods.Method, t *dat
 		fmt.Fprintf(e.stderr, "check: not done: %v\n", err)
 		return nil, err
 	}
-	writeCheck(e.stderr, m, rep, a.auto)
+	writeCheck(e, m, rep, a.auto)
 	return rep, nil
 }
 
-// writeCheck writes the verdict line, "check: ok" or "check: doubtful"
-// followed by the evidence, and when doubtful a line of what to try. A
-// weak separation is left to fit's own warning.
-func writeCheck(w io.Writer, m methods.Method, rep *ngca.CheckReport, auto bool) {
+// writeCheck writes the verdict on e's stderr: a line "check: ok" or
+// "check: doubtful" with the reasons in plain words, with -v the
+// statistics behind them, and when doubtful a line of what to try. A weak
+// separation is left to fit's own warning.
+func writeCheck(e *env, m methods.Method, rep *ngca.CheckReport, auto bool) {
 	verdict := "ok"
 	if rep.Doubtful {
 		verdict = "doubtful"
 	}
-	stability := fmt.Sprintf("refits on %d rows each put the fit's own error at ε = %.2g (median of %d, scaled to all rows)", rep.RefitRows, rep.Spread, len(rep.Refits))
+	var words []string
 	if rep.Spread > rep.SpreadLimit {
-		stability += fmt.Sprintf(", more than %g: unstable", rep.SpreadLimit)
+		words = append(words, fmt.Sprintf("refits on three quarters of the rows move the subspace (by ε = %.2g; above %g is unstable)", rep.Spread, rep.SpreadLimit))
+	} else {
+		words = append(words, fmt.Sprintf("refits on three quarters of the rows give the same subspace (ε = %.2g)", rep.Spread))
 	}
-	evidence := []string{stability}
+	var agrees, disagrees, shaky, failed []string
 	for _, a := range rep.Agreements {
 		switch {
 		case a.Err != "":
-			evidence = append(evidence, fmt.Sprintf("%s failed: %s", a.Method, a.Err))
+			failed = append(failed, fmt.Sprintf("%s could not be fitted for comparison (%s)", a.Method, a.Err))
 		case a.Spread > a.SpreadLimit:
-			evidence = append(evidence, fmt.Sprintf("%s is too unstable to compare with (spread %.2g, ε = %.2g)", a.Method, a.Spread, a.Distance))
-		case a.Agrees && rep.Spread > rep.SpreadLimit:
-			// An unstable fit's Spread widens the limit: the distance is
-			// worth showing, the agreement is not.
-			evidence = append(evidence, fmt.Sprintf("%s lies ε = %.2g from it", a.Method, a.Distance))
-		case a.Agrees:
-			evidence = append(evidence, fmt.Sprintf("agrees with %s (ε = %.2g, normal up to %.2g)", a.Method, a.Distance, a.Limit))
-		default:
-			evidence = append(evidence, fmt.Sprintf("disagrees with %s (ε = %.2g, normal up to %.2g)", a.Method, a.Distance, a.Limit))
+			shaky = append(shaky, a.Method)
+		case a.Agrees && rep.Spread <= rep.SpreadLimit:
+			agrees = append(agrees, a.Method)
+		case !a.Agrees:
+			disagrees = append(disagrees, fmt.Sprintf("%s (ε = %.2g)", a.Method, a.Distance))
 		}
 	}
+	switch {
+	case len(agrees) > 0:
+		words = append(words, fmt.Sprintf("%s, which does not depend on how the columns are oriented, finds the same subspace", joinAnd(agrees)))
+	case len(disagrees) > 0:
+		words = append(words, fmt.Sprintf("%s, which %s not depend on how the columns are oriented, %s another subspace",
+			joinAnd(disagrees), agree(len(disagrees), "does", "do"), agree(len(disagrees), "finds", "find")))
+	}
+	if len(shaky) > 0 {
+		words = append(words, fmt.Sprintf("%s %s too unstable on these rows to confirm it", joinAnd(shaky), agree(len(shaky), "is", "are")))
+	}
+	words = append(words, failed...)
 	if rep.RefitsFailed > 0 {
-		evidence = append(evidence, fmt.Sprintf("%d of %d refits failed", rep.RefitsFailed, len(rep.Refits)))
+		words = append(words, fmt.Sprintf("%d of %d refits failed: %s", rep.RefitsFailed, len(rep.Refits), rep.RefitError))
 	}
+	fmt.Fprintf(e.stderr, "check: %s: %s\n", verdict, strings.Join(words, "; "))
 	if rep.RowsNote != "" {
-		evidence = append(evidence, rep.RowsNote)
+		fmt.Fprintf(e.stderr, "check: %s\n", rep.RowsNote)
 	}
-	fmt.Fprintf(w, "check: %s: %s\n", verdict, strings.Join(evidence, "; "))
+	e.detailf("check: refits on %d rows each; their median ε, scaled to all rows, is Spread = %.3g (stable up to %g)", rep.RefitRows, rep.Spread, rep.SpreadLimit)
+	for _, a := range rep.Agreements {
+		if a.Err == "" {
+			e.detailf("check: %s: ε = %.3g from the fit (normal up to %.3g), its own spread %.3g (stable up to %g)", a.Method, a.Distance, a.Limit, a.Spread, a.SpreadLimit)
+		}
+	}
+	for _, r := range rep.Reasons {
+		e.detailf("check: reason: %s", r)
+	}
 	if rep.Doubtful {
-		fmt.Fprintf(w, "check: try %s\n", checkAdvice(m, rep, auto))
+		fmt.Fprintf(e.stderr, "check: try %s\n", checkAdvice(m, rep, auto))
 	}
 }
 

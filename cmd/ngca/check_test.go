@@ -40,13 +40,13 @@ func TestFitCheck(t *testing.T) {
 	if checked.stdout != plain.stdout {
 		t.Errorf("-check changed standard output:\n%s\nwant\n%s", checked.stdout, plain.stdout)
 	}
-	if s := withoutNullNote(checked.stderr); !strings.HasPrefix(s, "check: ok: ") || strings.Count(s, "\n") != 1 {
+	if s := withoutSummary(checked.stderr); !strings.HasPrefix(s, "check: ok: ") || strings.Count(s, "\n") != 1 {
 		t.Errorf("stderr %q, want one line check: ok: …", checked.stderr)
 	}
 
 	turned := turnedFile(t, dir, 1000, 6)
 	r := ngcaRun(t, "", "fit", "-dim", "2", "-check", "-method", "wflsngca", "-json", turned).mustSucceed(t)
-	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	lines := strings.Split(strings.TrimSpace(withoutSummary(r.stderr)), "\n")
 	last := len(lines) - 1
 	if last < 1 || !strings.HasPrefix(lines[last-1], "check: doubtful: ") || !strings.HasPrefix(lines[last], "check: try -method mipp") {
 		t.Errorf("stderr %q, want check: doubtful: … and check: try -method mipp …", r.stderr)
@@ -92,7 +92,7 @@ func TestPlotCheck(t *testing.T) {
 	files := dataFiles(t, dir)
 	png := filepath.Join(dir, "p.png")
 	r := ngcaRun(t, "", "plot", "-check", "-label-col", "class", "-o", png, files["csv"]).mustSucceed(t)
-	if !strings.HasPrefix(withoutNullNote(r.stderr), "check: ok: ") {
+	if !strings.HasPrefix(withoutSummary(r.stderr), "check: ok: ") {
 		t.Errorf("stderr %q, want check: ok: first", r.stderr)
 	}
 	basis := writeFile(t, dir, "b.csv", matrixCSV(mat.NewDense(5, 2, []float64{1, 0, 0, 1, 0, 0, 0, 0, 0, 0})))
@@ -126,9 +126,14 @@ func TestWriteCheckUnstable(t *testing.T) {
 	rep := &ngca.CheckReport{Doubtful: true, Spread: 1, SpreadLimit: 0.05, RefitRows: 300, Refits: make([]float64, 4),
 		Agreements: []ngca.Agreement{{Method: "IMAK", Distance: 0.89, Limit: 2.01, Spread: 0.02, SpreadLimit: 0.15, Agrees: true}}}
 	var b strings.Builder
-	writeCheck(&b, methods.MustLookup("lsngca"), rep, false)
-	if got := b.String(); strings.Contains(got, "agrees") || !strings.Contains(got, "IMAK lies ε = 0.89 from it") {
+	writeCheck(&env{stderr: &b}, methods.MustLookup("lsngca"), rep, false)
+	if got := b.String(); strings.Contains(got, "same subspace") || !strings.Contains(got, "move the subspace") {
 		t.Errorf("writeCheck wrote %q", got)
+	}
+	b.Reset()
+	writeCheck(&env{stderr: &b, verbose: true}, methods.MustLookup("lsngca"), rep, false)
+	if got := b.String(); !strings.Contains(got, "IMAK: ε = 0.89 from the fit") {
+		t.Errorf("writeCheck -v wrote %q, want IMAK's distance", got)
 	}
 }
 
@@ -140,8 +145,19 @@ func TestWriteCheckRowsNote(t *testing.T) {
 		Reasons: []string{"disagrees with IMAK …", note, "weak separation 3 (below 10)"}, RowsNote: note,
 		Agreements: []ngca.Agreement{{Method: "IMAK", Distance: 0.5, Limit: 0.03, Spread: 0.3, SpreadLimit: 0.15}}}
 	var b strings.Builder
-	writeCheck(&b, methods.MustLookup("lsngca"), rep, false)
+	writeCheck(&env{stderr: &b}, methods.MustLookup("lsngca"), rep, false)
 	if got := b.String(); !strings.Contains(got, note) || strings.Contains(got, "weak separation") {
 		t.Errorf("wrote %q, want the rows note and no other reason", got)
+	}
+}
+
+// TestWriteCheckFailedRefit: a failed refit is said with its reason.
+func TestWriteCheckFailedRefit(t *testing.T) {
+	rep := &ngca.CheckReport{Spread: 0.01, SpreadLimit: 0.05, RefitRows: 300, Refits: []float64{0, 0, 0, 1},
+		RefitsFailed: 1, RefitError: "ngca: numerically singular: the cause"}
+	var b strings.Builder
+	writeCheck(&env{stderr: &b}, methods.MustLookup("mipp"), rep, false)
+	if got := b.String(); !strings.Contains(got, "1 of 4 refits failed: ngca: numerically singular: the cause") {
+		t.Errorf("wrote %q, want the failure with its reason", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -90,10 +91,13 @@ func parseArgs(fs *flag.FlagSet, c *command, e *env, args []string) ([]string, e
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(e.stdout, c.usage)
+				fmt.Fprint(e.stdout, c.help(slices.ContainsFunc(args, isVerboseFlag)))
 				return nil, err
 			}
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if v := fs.Lookup("v"); v != nil {
+			e.verbose = v.Value.String() == "true"
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

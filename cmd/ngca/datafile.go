@@ -26,22 +26,28 @@ type inputFlags struct {
 	labelCol   string
 	cols, drop string
 	missing    string
+	outliers   string
 	sample     int
+	verbose    bool
+	// emptyOK lets -missing be "empty" (transform: a row with a missing
+	// value keeps its line, with empty coordinates).
+	emptyOK bool
 }
 
-// inputFlagNames lists the flags of inputFlags, for the help; -sample only
-// with sample.
-func inputFlagNames(sample bool) []string {
-	names := []string{"format", "header", "label-col", "cols", "drop", "missing"}
-	if sample {
-		names = append(names, "sample")
+// inputFlagNames lists the flags of inputFlags, for the help; -sample and
+// -outliers only with whole (the commands that read a whole table).
+func inputFlagNames(whole bool) []string {
+	names := []string{"format", "header", "label-col", "cols", "drop", "missing", "v"}
+	if whole {
+		names = append(names, "outliers", "sample")
 	}
 	return names
 }
 
-// register adds the flags to fs; -sample only with sample.
-func (in *inputFlags) register(fs *flag.FlagSet, sample bool) {
-	fs.StringVar(&in.format, "format", "auto", "input `format`: csv, tsv, libsvm, or auto: by the extension (.csv; .tsv or .tab; .libsvm or .svm), else by the content")
+// register adds the flags to fs; -sample and -outliers only with whole.
+func (in *inputFlags) register(fs *flag.FlagSet, whole bool) {
+	fs.StringVar(&in.format, "format", "auto", "input `format`: csv, tsv, space (space-separated, as R's write.table writes), libsvm, "+
+		"or auto: by the extension (.csv; .tsv or .tab; .libsvm or .svm), else by the content; a gzip-compressed file is read as its content")
 	fs.Var(&in.header, "header", "whether the first CSV/TSV row is a header: true, false, or auto: it is if it holds text and the next row only numbers")
 	fs.StringVar(&in.labelCol, "label-col", "", "CSV/TSV `column` of labels (1-based number or header name): left out of the data, used by plot for colours (LIBSVM files have their labels)")
 	fs.StringVar(&in.cols, "cols", "", "keep only these data columns: a comma-separated `list` of header names, 1-based column numbers (LIBSVM: feature numbers) and ranges a-b; "+
@@ -49,7 +55,10 @@ func (in *inputFlags) register(fs *flag.FlagSet, sample bool) {
 	fs.StringVar(&in.drop, "drop", "", "leave out these columns: a `list` as for -cols (a text column that is not the label, say)")
 	fs.StringVar(&in.missing, "missing", "error", "`what` to do with a missing value (an empty cell, NA, N/A, NaN, null or ?, in any case) in a selected column or the label column: "+
 		"error, or drop: leave out the rows that hold one and say how many on stderr")
-	if sample {
+	fs.BoolVar(&in.verbose, "v", false, "verbose: also write on stderr the statistics behind each note, warning and verdict")
+	if whole {
+		fs.StringVar(&in.outliers, "outliers", "keep", "`what` to do with rows that hold a value far outside the rest of its column (over 20 typical deviations from the median) "+
+			"or a common missing-value code (9999, -999, ...): keep them and name them in a note, or drop: leave them out and say how many on stderr")
 		fs.IntVar(&in.sample, "sample", 0, "use a random sample of `N` rows, drawn in one pass over FILE (reservoir sampling, from -seed) in memory for N rows only; "+
 			"0 or N ≥ the rows of FILE uses every row")
 	}
@@ -66,13 +75,32 @@ func (in *inputFlags) options() (dataio.Options, error) {
 	case "error":
 	case "drop":
 		opt.Missing = dataio.MissingDrop
+	case "empty":
+		if in.emptyOK {
+			opt.Missing = dataio.MissingKeep
+			break
+		}
+		fallthrough
 	default:
+		if in.emptyOK {
+			return dataio.Options{}, usagef("-missing %q: want empty, error or drop", in.missing)
+		}
 		return dataio.Options{}, usagef("-missing %q: want error or drop", in.missing)
 	}
 	if in.sample < 0 {
 		return dataio.Options{}, usagef("-sample %d is negative (0 uses every row)", in.sample)
 	}
+	switch in.outliers {
+	case "", "keep", "drop":
+	default:
+		return dataio.Options{}, usagef("-outliers %q: want keep or drop", in.outliers)
+	}
 	return opt, nil
+}
+
+// audit returns the flags that change the table audit.
+func (in *inputFlags) audit() auditFlags {
+	return auditFlags{listed: in.cols != "", dropOutliers: in.outliers == "drop"}
 }
 
 // sampleStream is the second PCG word of -sample's source: -seed S means
@@ -88,23 +116,29 @@ type loaded struct {
 	sample  int    // -sample, 0 without
 	// dropMode is -missing drop.
 	dropMode bool
+	// audit is what the table audit left out.
+	audit auditResult
+	// outlierMode is -outliers drop.
+	outlierMode bool
 }
 
 // loadTable reads the data file path ("-" for standard input), all of it
 // or with sample > 0 a uniform random sample of that many rows drawn by
-// the source rand.NewPCG(seed, sampleStream). It writes on stderr how
-// many rows -missing drop left out and how many -sample kept.
+// the source rand.NewPCG(seed, sampleStream), and audits it (auditTable),
+// leaving out the columns and rows the audit's rules and fl say. It
+// writes on stderr how many rows -missing drop left out and how many
+// -sample kept, and the audit's notes and warnings.
 //
 // Standard input is read through ctxReader, so that a cancelled ctx
 // (Ctrl-C while the command still waits for input from a terminal) ends
 // the command at once instead of after the end of input.
-func loadTable(ctx context.Context, e *env, path string, opt dataio.Options, sample int, seed uint64) (*dataio.Table, loaded, error) {
+func loadTable(ctx context.Context, e *env, path string, opt dataio.Options, fl auditFlags, sample int, seed uint64) (*dataio.Table, loaded, error) {
 	r, name, closeFn, err := openInput(ctx, path)
 	if err != nil {
 		return nil, loaded{name: name}, err
 	}
 	defer closeFn()
-	info := loaded{name: name, sample: sample, dropMode: opt.Missing == dataio.MissingDrop}
+	info := loaded{name: name, sample: sample, dropMode: opt.Missing == dataio.MissingDrop, outlierMode: fl.dropOutliers}
 	s, err := dataio.NewScanner(r, name, opt)
 	if err != nil {
 		return nil, info, inputError(err)
@@ -112,9 +146,9 @@ func loadTable(ctx context.Context, e *env, path string, opt dataio.Options, sam
 	t := s.Layout()
 	var vals []float64
 	if sample > 0 {
-		vals, t.Labels, err = reservoir(ctx, s, sample, rand.NewPCG(seed, sampleStream))
+		vals, t.Labels, t.Lines, err = reservoir(ctx, s, sample, rand.NewPCG(seed, sampleStream))
 	} else {
-		vals, t.Labels, err = readAll(ctx, s)
+		vals, t.Labels, t.Lines, err = readAll(ctx, s)
 	}
 	if err != nil {
 		return nil, info, inputError(err)
@@ -129,68 +163,78 @@ func loadTable(ctx context.Context, e *env, path string, opt dataio.Options, sam
 	if sample > 0 && sample < info.rows {
 		fmt.Fprintf(e.stderr, "ngca: -sample: using %d of the %d rows of %s, drawn at random (-seed %d)\n", sample, info.rows, name, seed)
 	}
+	if info.audit, err = auditTable(e, &t, name, fl); err != nil {
+		return nil, info, err
+	}
 	return &t, info, nil
 }
 
 // inputError turns an error of the column selection into a usage error.
 func inputError(err error) error {
-	if errors.Is(err, dataio.ErrSelect) {
+	// A selection without a flag (the fit's columns matched by name) is
+	// the data's mistake, not the command line's.
+	var se *dataio.SelectError
+	if errors.As(err, &se) && se.Option != "" {
 		return usageError{err}
 	}
 	return err
 }
 
-// readAll returns every row of s, and the labels if it has them.
-func readAll(ctx context.Context, s *dataio.Scanner) (vals []float64, labels []string, err error) {
+// readAll returns every row of s, the labels if it has them, and the
+// rows' lines.
+func readAll(ctx context.Context, s *dataio.Scanner) (vals []float64, labels []string, lines []int, err error) {
 	for s.Scan() {
 		vals = append(vals, s.Row()...)
+		lines = append(lines, s.Line())
 		if s.HasLabels() {
 			labels = append(labels, s.Label())
 		}
 		if s.Rows()%4096 == 0 && ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+			return nil, nil, nil, ctx.Err()
 		}
 	}
-	return vals, labels, s.Err()
+	return vals, labels, lines, s.Err()
 }
 
 // reservoir returns a uniform random sample of n rows of s (all of them if
-// s has n rows or fewer), in the order of the file, and their labels. It
+// s has n rows or fewer), in the order of the file, their labels and their
+// lines. It
 // reads s once and holds n rows: Vitter's Algorithm R, in which row i
 // (from 0) replaces a random one of the n kept with probability n/(i+1).
-func reservoir(ctx context.Context, s *dataio.Scanner, n int, src rand.Source) (vals []float64, labels []string, err error) {
+func reservoir(ctx context.Context, s *dataio.Scanner, n int, src rand.Source) (vals []float64, labels []string, lines []int, err error) {
 	type kept struct {
-		i     int
-		row   []float64
-		label string
+		i, line int
+		row     []float64
+		label   string
 	}
 	rng := rand.New(src)
 	var res []kept
 	for i := 0; s.Scan(); i++ {
 		switch {
 		case i < n:
-			res = append(res, kept{i, slices.Clone(s.Row()), s.Label()})
+			res = append(res, kept{i, s.Line(), slices.Clone(s.Row()), s.Label()})
 		default:
 			if j := rng.IntN(i + 1); j < n {
-				res[j].i, res[j].label = i, s.Label()
+				res[j].i, res[j].line, res[j].label = i, s.Line(), s.Label()
 				copy(res[j].row, s.Row())
 			}
 		}
 		if i%4096 == 0 && ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+			return nil, nil, nil, ctx.Err()
 		}
 	}
 	if err := s.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	slices.SortFunc(res, func(a, b kept) int { return a.i - b.i })
 	for _, k := range res {
 		vals = append(vals, k.row...)
+		lines = append(lines, k.line)
 		if s.HasLabels() {
 			labels = append(labels, k.label)
 		}
 	}
-	return vals, labels, nil
+	return vals, labels, lines, nil
 }
 
 // openInput opens the data file path ("-" for standard input, read

@@ -42,7 +42,7 @@ Examples:
 `
 
 func init() {
-	c := &command{name: "dim", summary: "estimate the number of non-Gaussian dimensions of a data file (bootstrap tests)", run: runDim}
+	c := &command{name: "dim", summary: "estimate the number of non-Gaussian dimensions of a data file (bootstrap tests)", brief: dimBrief, run: runDim}
 	c.usage = dimDoc + flagHelp(newDimFlags(c).fs, []flagGroup{
 		{"Input", inputFlagNames(true)},
 		{"Test", []string{"test", "alpha", "bootstrap", "max-dim", "seed", "workers"}},
@@ -105,7 +105,7 @@ func runDim(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.seed)
+	t, info, err := loadTable(ctx, e, path, opt, f.in.audit(), f.in.sample, f.seed)
 	if err != nil {
 		return err
 	}

@@ -51,6 +51,8 @@ type fitArgs struct {
 	// modelNoted is set when -dim auto found most directions non-Gaussian
 	// and said so (the weak-separation warning is then left out).
 	modelNoted bool
+	// input records the input flags, for the JSON of a fit.
+	input inputRecord
 }
 
 // estimatorFlagNames are the flags of fitArgs that every estimator takes.
@@ -272,10 +274,14 @@ func (a *fitArgs) fitTable(ctx context.Context, e *env, m methods.Method, t *dat
 		return nil, fmt.Errorf("%s on %s: %w", m.Label, name, inFileTerms(err, t))
 	}
 	if note := dependentNote(res, t, name); note != "" {
-		fmt.Fprintln(e.stderr, note)
+		e.notef("%s", note)
 	}
-	if note := nullNote(res, t, name); note != "" {
-		fmt.Fprintln(e.stderr, note)
+	if note := nullNote(res, t); note != "" {
+		e.notef("%s", note)
+		e.detailf("its screens kept %s", screenDetails(res, t))
+	}
+	if r, ok := res.Report.(*ngca.RobustReport); ok {
+		e.detailf("%s returned its %s estimate: the test of the axes estimate gave p = %.3g, its distance from the equivariant estimate %.3g", res.Method, r.Path, r.P, r.Distance)
 	}
 	return res, nil
 }
@@ -286,51 +292,86 @@ func dependentNote(res *ngca.Result, t *dataio.Table, name string) string {
 	if len(res.Dependent) == 0 {
 		return ""
 	}
-	var cols []string
+	var cols, refs []string
 	for _, j := range res.Dependent {
 		cols = append(cols, strings.TrimSuffix(dataColumnName(t, name, j), " of "+name))
+		refs = append(refs, columnRef(t, j))
 	}
-	verb, it, rows := "is a linear combination", "it", "its row of the basis is"
+	verb, it, rows := "is a combination", "it", "its row of the basis is"
 	if len(cols) > 1 {
-		verb, it, rows = "are linear combinations", "them", "their rows of the basis are"
+		verb, it, rows = "are combinations", "them", "their rows of the basis are"
 	}
-	return fmt.Sprintf("note: %s of %s %s of the columns before it (a one-hot group, a total, a copy): "+
-		"the fit left %s out and %s zero (-drop %s to fit without %[4]s)", joinAnd(cols), name, verb, it, rows, it)
+	subj := "it"
+	if len(cols) > 1 {
+		subj = "they"
+	}
+	return fmt.Sprintf("left out %s of %s: %s %s of the columns before %s (a one-hot group, a total, a copy), so %s zero; "+
+		"-drop %s fits without %s and without this note", joinAnd(cols), name, subj, verb, it, rows, strings.Join(refs, ","), it)
 }
 
-// nullNote says which data columns a robust fit set to zero when it
-// returns its axes estimate, so that the variant's feature selection is
-// never silent; "" if it zeroed none or returned the equivariant estimate,
-// which uses every column.
-func nullNote(res *ngca.Result, t *dataio.Table, name string) string {
+// columnRef names data column j of t as -drop and -cols take it: its
+// header name (quoted if it needs to be), or its 1-based number.
+func columnRef(t *dataio.Table, j int) string {
+	if t.Names == nil || t.Names[j] == "" {
+		return strconv.Itoa(t.Fields[j])
+	}
+	if strings.ContainsAny(t.Names[j], " ,\"'") {
+		return strconv.Quote(t.Names[j])
+	}
+	return t.Names[j]
+}
+
+// nullNote says which data columns a robust fit uses when it returns its
+// axes estimate with some columns set to zero, so that the variant's
+// feature selection is never silent; "" if it zeroed none or returned the
+// equivariant estimate, which uses every column.
+func nullNote(res *ngca.Result, t *dataio.Table) string {
 	r, ok := res.Report.(*ngca.RobustReport)
 	_, d := t.X.Dims()
 	if !ok || r.Path != ngca.RobustAxes || len(r.NullCoords) == 0 {
 		return ""
 	}
-	var kept, why []string
+	var kept []string
 	for j := 0; j < d; j++ {
 		if !slices.Contains(r.NullCoords, j) {
-			kept = append(kept, strings.TrimSuffix(dataColumnName(t, name, j), " of "+name))
-			why = append(why, screenWhy(r, j))
+			kept = append(kept, shortColumnName(t, j))
 		}
 	}
-	return fmt.Sprintf("note: %s set %d of the %d data columns of %s to zero (its null test), so the basis uses only %s "+
-		"(screen z %s: their kernel parts beat the Gaussian model by that many standard errors); -method wflsngca fits every column",
-		res.Method, len(r.NullCoords), d, name, joinAnd(kept), strings.Join(why, ", "))
+	return fmt.Sprintf("%s found the non-Gaussian structure in %s only: the rows of the other %s in the basis are zero (-method mipp uses every column)",
+		res.Method, joinAnd(kept), countNoun(len(r.NullCoords), "column"))
 }
 
-// screenWhy says why the robust variant's screens kept column j: its most
-// negative z-score and the screen that gave it, "marginal" (a kernel on
-// the column alone) or "joint" (kernels on all columns).
-func screenWhy(r *ngca.RobustReport, j int) string {
-	if j >= len(r.SelectZ) || j >= len(r.MarginalZ) {
-		return "unknown"
+// screenDetails says why the robust variant's screens kept each column it
+// uses: its most negative z-score, "marginal" (a kernel on the column
+// alone) or "joint" (kernels on all columns): how many standard errors
+// its kernel part beat the Gaussian model by.
+func screenDetails(res *ngca.Result, t *dataio.Table) string {
+	r := res.Report.(*ngca.RobustReport)
+	_, d := t.X.Dims()
+	var why []string
+	for j := 0; j < d; j++ {
+		if slices.Contains(r.NullCoords, j) {
+			continue
+		}
+		z, which := math.NaN(), "unknown"
+		switch {
+		case j >= len(r.SelectZ) || j >= len(r.MarginalZ):
+		case r.MarginalZ[j] <= r.SelectZ[j]:
+			z, which = r.MarginalZ[j], "marginal"
+		default:
+			z, which = r.SelectZ[j], "joint"
+		}
+		why = append(why, fmt.Sprintf("%s (z = %.3g, %s screen)", shortColumnName(t, j), z, which))
 	}
-	if r.MarginalZ[j] <= r.SelectZ[j] {
-		return fmt.Sprintf("%.3g marginal", r.MarginalZ[j])
+	return strings.Join(why, ", ") + ": its kernel part beat the Gaussian model by that many standard errors"
+}
+
+// agree returns one if n is 1, else many.
+func agree(n int, one, many string) string {
+	if n == 1 {
+		return one
 	}
-	return fmt.Sprintf("%.3g joint", r.SelectZ[j])
+	return many
 }
 
 func countNoun(n int, noun string) string {

@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -16,13 +18,23 @@ const fitDoc = `Usage: ngca fit -dim M|auto [flags] FILE
 
 Fits an NGCA estimator to the data in FILE (rows are observations, columns
 are variables; "-" reads standard input) and writes a basis of the
-M-dimensional non-Gaussian subspace: as CSV, d lines of M numbers (column k
-is basis vector k, in the coordinates of the data columns), or with -json
-as a JSON object. Numbers are written with full precision. Nothing else
-goes to standard output; a progress bar is drawn on stderr when it is a
-terminal (otherwise a fit longer than a minute logs one line a minute).
+M-dimensional non-Gaussian subspace: as CSV, a header column,c1,...,cM
+(column_number,c1,... for a file without a header) and a line per data
+column, its name and its M weights (column k of the numbers is basis
+vector k, in the units of the data columns), or with -json (or -o
+NAME.json) as a JSON object. Numbers are written with full precision.
+Nothing else goes to standard output. On stderr: notes (what the command
+did on its own: columns or rows left out, and why), warnings (what may
+make the fit unreliable), the check's verdict with -check, and a summary
+of the directions, each by its largest weights on the standardised
+columns (weight × the column's standard deviation, scaled to unit length)
+and with -check whether refits keep it; -v adds the statistics behind
+each. A progress bar is drawn on stderr when it is a terminal (otherwise
+a fit longer than a minute logs one line a minute).
 
-FILE is CSV, TSV or LIBSVM (see -format). A CSV/TSV header line is detected
+FILE is CSV, TSV, space-separated (R's write.table) or LIBSVM (feature
+indices from 1, or from 0 as scikit-learn writes them), plain or
+gzip-compressed (see -format). A CSV/TSV header line is detected
 (or set with -header); a label column (-label-col) is left out of the data.
 -cols keeps and -drop leaves out columns, by header name, 1-based number or
 range a-b (an item of digits is a number; both flags together: -drop
@@ -31,6 +43,14 @@ Every data cell must be a finite number; a bad cell is reported with its
 line and column. A missing value (an empty cell, NA, N/A, NaN, null or ?,
 in any case) in a data column or the label column is an error, or with
 -missing drop its row is left out (the count goes to stderr).
+
+Before the fit, the table is audited, each finding in a note or warning
+on stderr (docs/your-data.md states the rules): row names, an index
+column and id columns (distinct whole numbers) are left out, unless -cols
+lists them, and so are constant columns; columns of a few values (flags,
+scales) are named as likely to dominate; values far outside the rest of
+their column and missing-value codes (9999, -999, ...) are named with
+their lines, and -outliers drop leaves those rows out.
 
 -sample N fits a uniform random sample of N rows, drawn in one pass over
 FILE (or standard input) by reservoir sampling with the source
@@ -58,7 +78,11 @@ that distance, MissedEquivariant < MissedAxes - 3), KernelCoords and
 NullCoords (data columns numbered from 0), and so on). The command's
 fields, after label: method (the key of the estimator that ran, as
 -method takes it); input, format, n, d, dim; columns and label_column
-(when the file has a header); seed;
+(when the file has a header); column_numbers; left_out (the columns the
+audit left out: column, number, reason: row names, index, id or
+constant); rows_outliers_dropped (with -outliers drop); zero_based (a
+LIBSVM file numbered from 0); input_flags (-cols, -drop,
+-label-col and -missing as given, which transform and plot reuse); seed;
 settings (the settings the fit used, defaults resolved: the kernel
 estimators' centers and folds, MIPP's iterations and threshold, IMAK's and
 SNGCA's iterations). Numbers have full precision; JSON has no Inf or NaN,
@@ -80,8 +104,13 @@ to 4 random subsamples of three quarters of the rows and, for an estimator
 that depends on the orientation of the columns (wflsngca, lsngca,
 wflsngca-robust), the fit is compared with estimates that do not (IMAK,
 then MIPP if IMAK disagrees). One line on stderr begins "check: ok" or
-"check: doubtful" and gives the evidence; a doubtful fit is followed by a
-line "check: try ..." (another -method, more rows, another -dim). The
+"check: doubtful" and gives the evidence in words (a second line says so
+when the refits' rows are few for the columns; -v adds the statistics);
+a doubtful fit is followed by a line "check: try ..." (another -method,
+more rows, another -dim). The summary of the directions then says of
+each whether it is stable across the refits (CheckReport.Directions): a
+doubtful 2-D fit may have one sound direction. A failed refit is named
+with its reason. The
 check takes 1 to 4 times as long as the fit (docs/check.md). With -json
 its report is the object "check" (ngca.CheckReport's JSON), the last
 field. Standard output is the same with or without -check. A check that
@@ -110,7 +139,7 @@ Examples:
 `
 
 func init() {
-	c := &command{name: "fit", summary: "fit an estimator to a CSV, TSV or LIBSVM file; write the basis (CSV or JSON)", run: runFit}
+	c := &command{name: "fit", summary: "fit an estimator to a CSV, TSV or LIBSVM file; write the basis (CSV or JSON)", brief: fitBrief, run: runFit}
 	groups := append([]flagGroup{{"Input", inputFlagNames(true)}}, fitFlagGroups()...)
 	c.usage = fitDoc + flagHelp(newFitFlags(c).fs, append(groups, flagGroup{"Output", []string{"o", "json"}}))
 	register(c)
@@ -153,12 +182,13 @@ func runFit(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	f.fit.input = inputRecord{Cols: f.in.cols, Drop: f.in.drop, LabelCol: f.in.labelCol, Missing: f.in.missing}
 	out, err := createOutFile(f.out, e.stdout)
 	if err != nil {
 		return err
 	}
 	defer out.abort()
-	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.fit.seed)
+	t, info, err := loadTable(ctx, e, path, opt, f.in.audit(), f.in.sample, f.fit.seed)
 	if err != nil {
 		return err
 	}
@@ -174,13 +204,14 @@ func runFit(ctx context.Context, e *env, args []string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if f.jsonMode {
+	writeDirections(e, res, t, rep)
+	if f.jsonMode || strings.EqualFold(filepath.Ext(f.out), ".json") {
 		var j []byte
 		if j, err = fitJSON(&f.fit, m, t, info, res, rep, checkErr); err == nil {
 			err = writeJSON(out, json.RawMessage(j))
 		}
 	} else {
-		err = writeMatrixCSV(out.Writer, res.Basis, nil)
+		err = writeBasisCSV(out.Writer, res.Basis, t)
 	}
 	if err != nil {
 		return err

@@ -33,8 +33,18 @@ type fitFields struct {
 	// indices) of the data columns.
 	ColumnNumbers []int  `json:"column_numbers"`
 	LabelColumn   string `json:"label_column,omitempty"`
+	// InputFlags are the fit's input flags as given, which transform and
+	// plot reuse.
+	InputFlags inputRecord `json:"input_flags"`
 	// RowsDropped counts the rows left out by -missing drop.
 	RowsDropped *int `json:"rows_dropped,omitempty"`
+	// LeftOut lists the columns of the file that the command left out on
+	// its own (row names, an index, ids, constant columns), with the
+	// reason; OutliersDropped counts the rows left out by -outliers drop.
+	LeftOut         []leftOutColumn `json:"left_out,omitempty"`
+	OutliersDropped *int            `json:"rows_outliers_dropped,omitempty"`
+	// ZeroBased says that the LIBSVM file numbered its features from 0.
+	ZeroBased bool `json:"zero_based,omitempty"`
 	// Sample and RowsRead: with -sample, the sample's size and the rows
 	// of the file it was drawn from.
 	Sample   int          `json:"sample,omitempty"`
@@ -88,8 +98,13 @@ func fitJSON(a *fitArgs, m methods.Method, t *dataio.Table, info loaded, res *ng
 	n, d := t.X.Dims()
 	ff := fitFields{Method: m.Key, Input: info.name, Format: t.Format.String(), N: n, D: d, Dim: a.dim,
 		Columns: t.Names, ColumnNumbers: t.Fields, LabelColumn: t.LabelName, Seed: a.seed, Settings: fitSettings(res.Report)}
+	ff.InputFlags = a.input
 	if info.dropMode {
 		ff.RowsDropped = &info.dropped
+	}
+	ff.LeftOut, ff.ZeroBased = info.audit.leftOut, t.ZeroBased
+	if info.outlierMode {
+		ff.OutliersDropped = &info.audit.outlierRows
 	}
 	if info.sample > 0 {
 		ff.Sample, ff.RowsRead = info.sample, &info.rows

@@ -9,7 +9,8 @@ import (
 // FuzzReadBasis reads arbitrary bytes as the basis file of transform and
 // plot (the CSV basis of fit, or its JSON). It checks that an error names
 // the file and that a basis read without one is a d×M matrix of finite
-// numbers whose means and eigenvalues are finite, with one mean per row.
+// numbers whose means and eigenvalues are finite, with one mean per row,
+// and one column name or number (≥ 1) per row when it names its rows.
 // The seed corpus is in testdata/fuzz/FuzzReadBasis; docs/reliability.md
 // says how to run the fuzzer.
 func FuzzReadBasis(f *testing.F) {
@@ -36,6 +37,14 @@ func FuzzReadBasis(f *testing.F) {
 		}
 		if b.mean != nil && len(b.mean) != d {
 			t.Fatalf("%d means for %d rows", len(b.mean), d)
+		}
+		if b.columns != nil && len(b.columns) != d || b.numbers != nil && len(b.numbers) != d || b.columns != nil && b.numbers != nil {
+			t.Fatalf("%d×%d basis with columns %q and numbers %v", d, m, b.columns, b.numbers)
+		}
+		for _, k := range b.numbers {
+			if k < 1 {
+				t.Fatalf("column number %d", k)
+			}
 		}
 		for _, v := range append(append([]float64(nil), b.mean...), b.eigenvalues...) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {

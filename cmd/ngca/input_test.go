@@ -144,7 +144,7 @@ func TestReservoir(t *testing.T) {
 	for _, rows := range []int{10, 100} {
 		counts := make([]int, rows)
 		for seed := uint64(0); seed < seeds; seed++ {
-			vals, labels, err := reservoir(context.Background(), scan(rows), 3, rand.NewPCG(seed, sampleStream))
+			vals, labels, _, err := reservoir(context.Background(), scan(rows), 3, rand.NewPCG(seed, sampleStream))
 			if err != nil || len(vals) != 6 || len(labels) != 3 {
 				t.Fatalf("sample: %v, %v, %v", vals, labels, err)
 			}
@@ -170,9 +170,9 @@ func TestReservoir(t *testing.T) {
 			t.Errorf("%d rows: chi-square %.1f > %.1f: the sample is not uniform (counts %v)", rows, chi2, limit, counts)
 		}
 	}
-	a, _, _ := reservoir(context.Background(), scan(50), 5, rand.NewPCG(7, sampleStream))
-	b, _, _ := reservoir(context.Background(), scan(50), 5, rand.NewPCG(7, sampleStream))
-	c, _, _ := reservoir(context.Background(), scan(50), 5, rand.NewPCG(8, sampleStream))
+	a, _, _, _ := reservoir(context.Background(), scan(50), 5, rand.NewPCG(7, sampleStream))
+	b, _, _, _ := reservoir(context.Background(), scan(50), 5, rand.NewPCG(7, sampleStream))
+	c, _, _, _ := reservoir(context.Background(), scan(50), 5, rand.NewPCG(8, sampleStream))
 	if !slices.Equal(a, b) || slices.Equal(a, c) {
 		t.Errorf("seed 7 gave %v and %v, seed 8 %v", a, b, c)
 	}
@@ -187,7 +187,7 @@ func TestFitSample(t *testing.T) {
 	if j["n"] != 150.0 || j["sample"] != 150.0 || j["rows_read"] != 400.0 {
 		t.Errorf("n %v, sample %v, rows_read %v; want 150, 150, 400", j["n"], j["sample"], j["rows_read"])
 	}
-	if want := "ngca: -sample: using 150 of the 400 rows of " + files["tsv"] + ", drawn at random (-seed 4)\n"; withoutNullNote(r.stderr) != want {
+	if want := "ngca: -sample: using 150 of the 400 rows of " + files["tsv"] + ", drawn at random (-seed 4)\n"; withoutSummary(r.stderr) != want {
 		t.Errorf("stderr %q, want %q", r.stderr, want)
 	}
 	basis := func(input string, args ...string) string {

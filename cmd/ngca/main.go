@@ -36,6 +36,9 @@ import (
 // command is a subcommand of ngca.
 type command struct {
 	name, summary, usage string
+	// brief, if not empty, is the short help that -h prints; usage, with
+	// every flag, is then printed by -h -v ("ngca help CMD -v").
+	brief string
 	// run executes the command with its arguments (after the name). It
 	// returns errUsage (wrapped or not) for bad flags or arguments.
 	run func(ctx context.Context, env *env, args []string) error
@@ -44,6 +47,8 @@ type command struct {
 // env is where a command reads and writes.
 type env struct {
 	stdout, stderr io.Writer
+	// verbose is -v: write the details behind notes and verdicts.
+	verbose bool
 }
 
 // errUsage marks an error caused by the command line, reported with the
@@ -108,7 +113,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
 		if len(args) > 1 {
 			// "ngca help X [Y]" is "ngca X [Y] -h": the usage and every flag.
-			if _, ok := commands[args[1]]; ok {
+			if c, ok := commands[args[1]]; ok {
+				if c.brief != "" && (len(args) == 2 || len(args) == 3 && isVerboseFlag(args[2])) {
+					fmt.Fprint(stdout, c.help(len(args) == 3))
+					return 0
+				}
 				return run(ctx, append(append([]string(nil), args[1:]...), "-h"), stdout, stderr)
 			}
 			fmt.Fprintf(stderr, "ngca: unknown command %q\n", args[1])
@@ -234,4 +243,22 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// help returns the command's help: the short one, or with verbose (or
+// when it has none) the full one with every flag.
+func (c *command) help(verbose bool) string {
+	if c.brief == "" || verbose {
+		return c.usage
+	}
+	return c.brief
+}
+
+// isVerboseFlag reports whether arg is the flag -v (set to true).
+func isVerboseFlag(arg string) bool {
+	switch arg {
+	case "-v", "--v", "-v=true", "--v=true":
+		return true
+	}
+	return false
 }

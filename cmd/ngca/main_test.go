@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"regexp"
 	"strconv"
 	"strings"
@@ -133,5 +134,47 @@ func TestDemoCancelled(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run(ctx, []string{"demo", "-n", "300", "-dists", "a"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "interrupted") {
 		t.Errorf("cancelled demo: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestBriefHelp: the short help of each command fits on a screen, names
+// only flags the command has, and points to the full help, which -v
+// prints ("ngca help CMD -v" and "ngca CMD -h -v").
+func TestBriefHelp(t *testing.T) {
+	flagSets := map[string]*flag.FlagSet{
+		"fit":       newFitFlags(commands["fit"]).fs,
+		"transform": newTransformFlags(commands["transform"]).fs,
+		"plot":      newPlotFlags(commands["plot"]).fs,
+		"dim":       newDimFlags(commands["dim"]).fs,
+	}
+	flagRE := regexp.MustCompile(`(?m)^  -([a-z-]+)`)
+	for name, c := range commands {
+		brief := c.help(false)
+		if n := strings.Count(brief, "\n"); n > 60 {
+			t.Errorf("ngca help %s: %d lines, want at most 60", name, n)
+		}
+		if c.brief == "" {
+			continue
+		}
+		fs := flagSets[name]
+		if fs == nil {
+			t.Fatalf("no flag set for %s", name)
+		}
+		for _, m := range flagRE.FindAllStringSubmatch(brief, -1) {
+			if fs.Lookup(m[1]) == nil {
+				t.Errorf("ngca help %s names -%s, which it does not have", name, m[1])
+			}
+		}
+		if !strings.Contains(brief, `"ngca help `+name+` -v"`) {
+			t.Errorf("ngca help %s does not point to the full help", name)
+		}
+		for _, args := range [][]string{{"help", name}, {name, "-h"}} {
+			if code, out, _ := runCmd(t, args...); code != 0 || out != c.brief {
+				t.Errorf("ngca %q: exit %d, want the short help", args, code)
+			}
+			if code, out, _ := runCmd(t, append(args, "-v")...); code != 0 || out != c.usage {
+				t.Errorf("ngca %q -v: exit %d, want the full help", args, code)
+			}
+		}
 	}
 }

@@ -16,13 +16,17 @@ func TestRobustNullNote(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		for _, want := range []string{"note: WF-LSNGCA robust set 3 of the 5 data columns", `column 1 ("x1") and column 2 ("x2") (screen z -`, "-method wflsngca"} {
+		for _, want := range []string{"note: WF-LSNGCA robust found the non-Gaussian structure in x1 and x2 only: the rows of the other 3 columns in the basis are zero (-method mipp uses every column)"} {
 			if !strings.Contains(stderr, want) {
 				t.Errorf("ngca %q: stderr %q lacks %q", args, stderr, want)
 			}
 		}
-		if withoutNullNote(stderr) != "" {
-			t.Errorf("ngca %q: stderr %q, want the note alone", args, stderr)
+		if withoutSummary(stderr) != "" {
+			t.Errorf("ngca %q: stderr %q, want the note and the summary alone", args, stderr)
+		}
+		_, _, verbose := runCmd(t, append(args, "-v", "-label-col", "class", files["csv"])...)
+		if !strings.Contains(verbose, "its screens kept x1 (z = -") {
+			t.Errorf("ngca %q -v: stderr %q, want the screens' z-scores", args, verbose)
 		}
 	}
 	if code, _, stderr := runCmd(t, "fit", "-method", "wflsngca", "-dim", "2", "-label-col", "class", files["csv"]); code != 0 || strings.Contains(stderr, "note:") {
@@ -30,13 +34,17 @@ func TestRobustNullNote(t *testing.T) {
 	}
 }
 
-// withoutNullNote returns stderr without the robust variant's note on the
-// columns its null test set to zero, which the default prints on data
-// whose signal sits on some of the columns.
-func withoutNullNote(stderr string) string {
+// withoutSummary returns stderr without the lines every fit writes: the
+// summary of its directions and, on data whose signal sits on some of the
+// columns, the robust variant's note on the columns it set to zero.
+func withoutSummary(stderr string) string {
 	var keep []string
 	for _, l := range strings.SplitAfter(stderr, "\n") {
-		if !strings.HasPrefix(l, "note: WF-LSNGCA robust set ") {
+		switch {
+		case strings.HasPrefix(l, "note: WF-LSNGCA robust found the non-Gaussian structure in "):
+		case strings.Contains(l, " by their largest weights on the standardised columns:"):
+		case strings.HasPrefix(l, "  direction "):
+		default:
 			keep = append(keep, l)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/methods"
@@ -69,7 +71,7 @@ const (
 )
 
 func init() {
-	c := &command{name: "plot", summary: "draw the projected data and the eigenvalue spectrum (PNG, SVG, PDF)", run: runPlot}
+	c := &command{name: "plot", summary: "draw the projected data and the eigenvalue spectrum (PNG, SVG, PDF)", brief: plotBrief, run: runPlot}
 	groups := []flagGroup{
 		{"Input", inputFlagNames(true)},
 		{"Basis (else plot fits one, with the estimator flags below)", []string{"basis"}},
@@ -131,13 +133,15 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 	defer out.abort()
 
 	var b *basisFile
+	fl := f.in.audit()
 	if f.basis != "" {
 		if b, err = readBasis(f.basis); err != nil {
 			return fmt.Errorf("-basis: %w", err)
 		}
-		b.selectColumns(&opt)
+		b.selectColumns(&opt, setFlags(f.fs), dataio.MissingDrop)
+		fl.fixed = true // the basis's columns, all of them
 	}
-	t, info, err := loadTable(ctx, e, path, opt, f.in.sample, f.fit.seed)
+	t, info, err := loadTable(ctx, e, path, opt, fl, f.in.sample, f.fit.seed)
 	if err != nil {
 		return err
 	}
@@ -164,7 +168,7 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	for _, n := range notes {
-		fmt.Fprintf(e.stderr, "ngca plot: note: %s\n", n)
+		e.notef("%s", n)
 	}
 	n, _ := pd.z.Dims()
 	summary := fmt.Sprintf("wrote %s: %s of %s projected on %s (%s)", f.out, countNoun(n, "point"), name, what, countNoun(pd.dim, "component"))
@@ -214,7 +218,7 @@ func (pd *plotData) fromBasis(e *env, b *basisFile, t *dataio.Table, name string
 		if b.label != "" {
 			why = "written by an earlier version, which gave the robust variant's equivariant estimate none"
 		}
-		fmt.Fprintf(e.stderr, "ngca plot: note: %s holds no eigenvalues (%s); drawing the scatter plot only\n", b.name, why)
+		e.notef("%s holds no eigenvalues (%s); drawing the scatter plot only", b.name, why)
 	}
 	return what, nil
 }
@@ -234,8 +238,12 @@ func (pd *plotData) fromFit(ctx context.Context, e *env, a *fitArgs, m methods.M
 		return "", ctx.Err()
 	}
 	pd.doubtful = a.judge && (rep == nil || rep.Doubtful)
+	writeDirections(e, res, t, rep)
 	pd.z = &mat.Dense{}
 	res.ProjectTo(pd.z, t.X)
+	if err := finiteRows(pd.z, name); err != nil {
+		return "", err
+	}
 	pd.eig = res.Eigenvalues
 	return res.Method, nil
 }
@@ -275,6 +283,7 @@ type plotData struct {
 	eig       []float64 // nil without eigenvalues
 	title     string
 	groups    []labelGroup // filled by drawPlot
+	clipped   int          // points drawn at the edge, filled by drawPlot
 	doubtful  bool         // -check found the fit doubtful or could not check it
 }
 
@@ -310,6 +319,10 @@ func drawPlot(w io.Writer, format string, pd *plotData) (notes []string, err err
 	c, err := draw.NewFormattedCanvas(width, height, format)
 	if err != nil {
 		return nil, err
+	}
+	if pd.clipped > 0 {
+		notes = append(notes, fmt.Sprintf("%s far outside the rest (more than %d robust standard deviations from the median of a component) %s drawn as triangles at the edge of the scatter plot, so that %s do not squash it",
+			countNoun(pd.clipped, "point"), clipSpread, agree(pd.clipped, "is", "are"), agree(pd.clipped, "it", "they")))
 	}
 	layout(draw.New(c), scatter, legend, spectrum, len(pd.groups) > 1)
 	if _, err := c.WriteTo(w); err != nil {
@@ -369,6 +382,34 @@ func scatterPlot(pd *plotData, rows []int) (*plot.Plot, *plot.Legend, error) {
 			xys[k].X, xys[k].Y = pd.z.At(i, 0), pd.z.At(i, 1)
 		}
 	}
+	clipped := make([]bool, len(rows))
+	clip := func(get func(k int) *float64, axis *plot.Axis) {
+		vals := make([]float64, len(rows))
+		for k := range rows {
+			vals[k] = *get(k)
+		}
+		lo, hi, ok := clipRange(vals)
+		if !ok {
+			return
+		}
+		axis.Min, axis.Max = lo, hi
+		for k := range rows {
+			v := get(k)
+			if *v < lo || *v > hi {
+				*v = math.Max(lo, math.Min(hi, *v))
+				clipped[k] = true
+			}
+		}
+	}
+	if pd.dim > 1 {
+		clip(func(k int) *float64 { return &xys[k].X }, &scatter.X)
+	}
+	clip(func(k int) *float64 { return &xys[k].Y }, &scatter.Y)
+	for _, c := range clipped {
+		if c {
+			pd.clipped++
+		}
+	}
 	// One scatter in the order of the file, so that no label is drawn over
 	// all the others.
 	s, err := plotter.NewScatter(xys)
@@ -376,11 +417,40 @@ func scatterPlot(pd *plotData, rows []int) (*plot.Plot, *plot.Legend, error) {
 		return nil, nil, fmt.Errorf("scatter plot: %w", err)
 	}
 	s.GlyphStyleFunc = func(k int) draw.GlyphStyle {
+		if clipped[k] {
+			return draw.GlyphStyle{Color: colour[rows[k]], Radius: 1.6 * radius, Shape: draw.TriangleGlyph{}}
+		}
 		return draw.GlyphStyle{Color: colour[rows[k]], Radius: radius, Shape: draw.CircleGlyph{}}
 	}
 	scatter.Add(s)
 	scatter.Add(plotter.NewGrid())
 	return scatter, legend, nil
+}
+
+// clipSpread is how many robust standard deviations (IQR/1.349) from the
+// median a point of the scatter plot may lie before it is clipped.
+const clipSpread = 8
+
+// clipRange returns the axis range of the scatter plot for the values v:
+// the median ± clipSpread robust standard deviations, or ok false when
+// every value lies within it (or the values have no spread) and the
+// plot's own range is right.
+func clipRange(v []float64) (lo, hi float64, ok bool) {
+	w := slices.Clone(v)
+	slices.Sort(w)
+	q := func(p float64) float64 { return stat.Quantile(p, stat.LinInterp, w, nil) }
+	med, sd := q(0.5), (q(0.75)-q(0.25))/1.349
+	if !(sd > 0) {
+		return 0, 0, false
+	}
+	lo, hi = med-clipSpread*sd, med+clipSpread*sd
+	if w[0] >= lo && w[len(w)-1] <= hi {
+		return 0, 0, false
+	}
+	// The range of the points kept, with a margin of 5 %.
+	kept := w[sort.SearchFloat64s(w, lo):sort.Search(len(w), func(i int) bool { return w[i] > hi })]
+	margin := 0.05 * (kept[len(kept)-1] - kept[0])
+	return max(lo, kept[0]-margin), min(hi, kept[len(kept)-1]+margin), true
 }
 
 // labelLegend returns the legend of pd.groups and the colour of every row

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,8 +109,8 @@ func TestPlotLarge(t *testing.T) {
 	out := filepath.Join(dir, "big.png")
 	r := ngcaRun(t, "", "plot", "-basis", basis, "-label-col", "label", "-o", out, data).mustSucceed(t)
 	for _, want := range []string{
-		"ngca plot: note: the scatter plot shows 20000 of the 20003 points, evenly spaced through the file\n",
-		"ngca plot: note: 20 distinct labels are too many to colour (at most 12); the points are drawn in one colour\n",
+		"note: the scatter plot shows 20000 of the 20003 points, evenly spaced through the file\n",
+		"note: 20 distinct labels are too many to colour (at most 12); the points are drawn in one colour\n",
 		"wrote " + out + ": 20003 points of " + data,
 	} {
 		if !strings.Contains(r.stderr, want) {
@@ -136,7 +137,7 @@ func TestPlotErrors(t *testing.T) {
 		{[]string{"-method", "mipp", "-folds", "3", files["tsv"]}, "ngca plot: -folds does not apply to -method mipp", true},
 		{[]string{"-o", filepath.Join(dir, "p.png"), twoCols}, "ngca plot: -dim 2 is out of range: " + twoCols + " has 2 data columns, so -dim must be between 1 and 1\n", false},
 		{[]string{"-o", filepath.Join(dir, "p.png"), "testdata/nonnumeric.csv"}, `ngca plot: testdata/nonnumeric.csv:7: column 3 ("x3"): "abc" is not a number`, false},
-		{[]string{"-o", filepath.Join(dir, "p.png"), "-basis", basisCSV, twoCols}, "has 2 data columns but the basis", false},
+		{[]string{"-o", filepath.Join(dir, "p.png"), "-basis", basisCSV, twoCols}, twoCols + ` lacks the columns "x1", "x2", "x3", "x4", "x5" of the fit`, false},
 		{[]string{}, "ngca plot: missing input FILE", true},
 	} {
 		args := append([]string{"plot"}, tc.args...)
@@ -150,5 +151,32 @@ func TestPlotErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "p.png")); err == nil {
 		t.Errorf("a failed plot left an image behind")
+	}
+}
+
+// TestPlotClipsOutliers: a few rows far outside the rest are drawn at the
+// edge of the scatter plot, and a note counts them; without them, no note.
+func TestPlotClipsOutliers(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(3, 3))
+	var b strings.Builder
+	b.WriteString("a,b,c\n")
+	for i := 0; i < 300; i++ {
+		a := rng.NormFloat64()
+		if i == 17 || i == 200 {
+			a = 1e4 // a data-entry error
+		}
+		fmt.Fprintf(&b, "%v,%v,%v\n", a, rng.NormFloat64(), rng.NormFloat64())
+	}
+	data := writeFile(t, dir, "gross.csv", b.String())
+	basis := writeFile(t, dir, "b.csv", "column,c1,c2\na,1,0\nb,0,1\nc,0,0\n")
+	r := ngcaRun(t, "", "plot", "-basis", basis, "-o", filepath.Join(dir, "p.png"), data).mustSucceed(t)
+	if !strings.Contains(r.stderr, "note: 2 points far outside the rest (more than 8 robust standard deviations from the median of a component) are drawn as triangles at the edge") {
+		t.Errorf("stderr %q, want a note on 2 clipped points", r.stderr)
+	}
+	clean := writeFile(t, dir, "clean.csv", strings.ReplaceAll(b.String(), "10000,", "0.5,"))
+	r = ngcaRun(t, "", "plot", "-basis", basis, "-o", filepath.Join(dir, "q.png"), clean).mustSucceed(t)
+	if strings.Contains(r.stderr, "triangles") {
+		t.Errorf("clean data: stderr %q, want no note on clipping", r.stderr)
 	}
 }

@@ -22,10 +22,13 @@ README): every run draws from a LIBSVM data set (vehicle, svmguide3,
 svmguide1, shuttle, ijcnn1; SUSY is not available) n training and n test
 points, disjoint and balanced, standardises the features, appends d − m
 columns of standard Gaussian noise, reduces the points to m dimensions by
-PCA, MIPP, IMAK, SNGCA, LSNGCA and WF-LSNGCA fitted on the training points
-(or not at all), and measures the test error of LIBSVM's RBF C-SVC (C = 1,
-γ = 1/number of features). IMAK and SNGCA are not in the paper's Table 2
-(its Table 1 lists them); ijcnn1's tenth feature is dropped, since the
+PCA, MIPP, IMAK, SNGCA, LSNGCA, WF-LSNGCA and its robust variant (this
+command's default estimator) fitted on the training points (or not at
+all), and measures the test error of LIBSVM's RBF C-SVC (C = 1,
+γ = 1/number of features) and the error ε of each subspace against the
+span of the m real features. IMAK, SNGCA and the robust variant are not in
+the paper's Table 2 (its Table 1 lists the first two); ijcnn1's tenth
+feature is dropped, since the
 first ten are a one-hot code (the estimators refuse exactly dependent
 columns), so its m is 21.
 

@@ -48,7 +48,7 @@ func TestUsageErrorShort(t *testing.T) {
 			t.Errorf("ngca %q: exit %d, %d lines:\n%s", args, r.code, len(lines), r.stderr)
 		}
 	}
-	for _, args := range [][]string{{"help", "fit"}, {"fit", "-h"}} {
+	for _, args := range [][]string{{"help", "fit"}, {"fit", "-h"}, {"help", "fit", "-v"}} {
 		r := ngcaRun(t, "", args...)
 		if r.code != 0 || !strings.Contains(r.stdout, "Examples:") || !strings.Contains(r.stdout, "-strict") || !strings.Contains(r.stdout, "Exit status") {
 			t.Errorf("ngca %q: exit %d, want the whole help with the exit statuses", args, r.code)
@@ -80,7 +80,7 @@ func TestStrict(t *testing.T) {
 		if r.code != tc.code {
 			t.Errorf("ngca %q: exit %d, want %d; stderr:\n%s", tc.args, r.code, tc.code, r.stderr)
 		}
-		if tc.args[0] == "fit" && len(strings.Split(strings.TrimSpace(r.stdout), "\n")) != 5 {
+		if tc.args[0] == "fit" && len(strings.Split(strings.TrimSpace(r.stdout), "\n")) != 6 {
 			t.Errorf("ngca %q: stdout %q, want the basis", tc.args, r.stdout)
 		}
 		if doubtful := strings.Contains(r.stderr, "check: doubtful"); doubtful != (tc.code == 2) && tc.args[3] != "-check" {

@@ -145,8 +145,14 @@ func parseMatrix(t testing.TB, text string) *mat.Dense {
 	if err != nil || len(recs) == 0 {
 		t.Fatalf("output is not CSV (%v):\n%s", err, text)
 	}
+	named := recs[0][0] == "column" || recs[0][0] == "column_number" // a basis that names its rows
 	if _, err := strconv.ParseFloat(recs[0][0], 64); err != nil {
 		recs = recs[1:]
+	}
+	if named {
+		for i := range recs {
+			recs[i] = recs[i][1:]
+		}
 	}
 	m := mat.NewDense(len(recs), len(recs[0]), nil)
 	for i, rec := range recs {

@@ -6,7 +6,11 @@ import (
 	"encoding/csv"
 	"flag"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/dataio"
@@ -17,48 +21,59 @@ const transformDoc = `Usage: ngca transform -basis B [flags] FILE
 
 Projects the data in FILE (CSV, TSV or LIBSVM, read as by "ngca fit";
 "-" reads standard input) onto a basis and writes the n×M coordinates as
-CSV: a header line c1,c2,...,cM, then one line per observation, in the
-order of FILE, with full precision.
+CSV: a header line c1,c2,...,cM (after the -keep columns' names, before
+"label" with -with-labels), then one line per row of FILE, in its order,
+with full precision.
 
-The basis B is either the CSV written by "ngca fit" (d lines of M numbers)
-or the JSON of "ngca fit -json"; the content tells which. B must have one
-row per data column of FILE (label column excluded; if B is the JSON of a
-fit that read a label column by name, a column of that name in FILE's
-header is taken as the labels without -label-col). When B is a JSON with
-the fit's column names and FILE has a header, the columns are taken by
-name, in the fit's order: a file with its columns in another order (or
-with more columns) gives the same output, and a missing name is an error
-naming it. -cols and -drop choose the columns by position instead; a file
-without a header is read by position.
+The basis B is the CSV written by "ngca fit" (a header column,c1,...,cM,
+then a line per data column: its name and its M numbers), the JSON of
+"ngca fit -json" (or -o NAME.json), or a bare CSV of d lines of M numbers
+(written by older versions); the content tells which.
+
+Columns. When B names its columns and FILE has a header, the columns are
+taken by name, in the fit's order, whatever their order in FILE: a file
+with its columns in another order, or with more columns, gives the same
+output; a column of the fit missing from FILE is an error naming it, as is
+a -cols or -drop that leaves one out. Otherwise they are taken by position
+(FILE must then have one data column per row of B), and a note says so.
+A JSON basis also says how the fit read its file: its label column (found
+by name, or by number in a file without a header), its column numbers
+when its file had no header, and its -missing; flags given here win.
+
+Missing values. A row with a missing value (an empty cell, NA, N/A, NaN,
+null or ?, in any case) in a data column keeps its line, with empty
+coordinates (-missing empty, the default), so that the output lines up
+with FILE; -missing drop leaves such rows out, -missing error stops at
+the first. stderr counts them.
 
 The projection is
 
     (x − μ)·B
 
 where μ is, with -center auto (the default), the training data's column
-means stored in a JSON basis ("mean"). A bare CSV basis holds no means, so
-it needs -center data (μ = the column means of FILE) or -center none
-(μ = 0). Centring only shifts the coordinates; it does not change their
-spread.
+means stored in a JSON basis ("mean"). A CSV basis holds no means, so it
+needs -center data (μ = the column means of FILE's complete rows) or
+-center none (μ = 0). Centring only shifts the coordinates; it does not
+change their spread.
 
 transform streams: it reads a row and writes a row, in memory independent
 of the number of rows, from a file or standard input; -center data reads
-FILE whole first, for its means. With -missing drop, the rows left out
-have no output line (stderr gives the count).
+FILE whole first, for its means.
 
 Examples:
   ngca fit -dim 2 -json -o fit.json train.csv
   ngca transform -basis fit.json test.csv > test2d.csv
+  ngca transform -basis fit.json -keep id -with-labels test.csv
   ngca transform -basis basis.csv -center none -o proj.csv data.csv
   ngca transform -basis fit.json -with-labels vehicle.scale
 `
 
 func init() {
-	c := &command{name: "transform", summary: "project a data file onto a basis; write the n×M coordinates as CSV", run: runTransform}
+	c := &command{name: "transform", summary: "project a data file onto a basis; write the n×M coordinates as CSV", brief: transformBrief, run: runTransform}
 	c.usage = transformDoc + flagHelp(newTransformFlags(c).fs, []flagGroup{
 		{"Input", inputFlagNames(false)},
 		{"Projection", []string{"basis", "center"}},
-		{"Output", []string{"o", "with-labels"}},
+		{"Output", []string{"o", "keep", "with-labels"}},
 	})
 	register(c)
 }
@@ -70,15 +85,22 @@ type transformFlags struct {
 	basis      string
 	center     string
 	out        string
+	keep       string
 	withLabels bool
 }
 
 func newTransformFlags(c *command) *transformFlags {
 	f := &transformFlags{fs: newFlags(c)}
+	f.in.emptyOK = true
 	f.in.register(f.fs, false)
+	miss := f.fs.Lookup("missing")
+	miss.Usage = "`what` to do with a row that has a missing value (an empty cell, NA, N/A, NaN, null or ?) in a data column: " +
+		"empty: write its line with empty coordinates, so that the output has a line per input row; drop: leave the row out; error: stop"
+	miss.DefValue, f.in.missing = "empty", "empty"
 	f.fs.StringVar(&f.basis, "basis", "", "basis `file`: the CSV or the JSON written by ngca fit (required)")
-	f.fs.StringVar(&f.center, "center", "auto", "column means to subtract: `auto` (the training means from a JSON basis, else FILE's), data (FILE's), none")
+	f.fs.StringVar(&f.center, "center", "auto", "column means to subtract: `auto` (a JSON basis's training means; a CSV basis has none and needs data or none), data (FILE's), none")
 	f.fs.StringVar(&f.out, "o", "", "write the result to `file` instead of standard output (the file is replaced only on success)")
+	f.fs.StringVar(&f.keep, "keep", "", "copy these columns of FILE (ids, labels, any column: a `list` as for -cols) to the output, as they are, before the coordinates")
 	f.fs.BoolVar(&f.withLabels, "with-labels", false, "append the labels (of a LIBSVM file, or -label-col) as a last column \"label\"")
 	return f
 }
@@ -106,19 +128,20 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	opt.Keep = f.keep
 	b, err := readBasis(f.basis)
 	if err != nil {
 		return fmt.Errorf("-basis: %w", err)
 	}
 	if f.center == "auto" && b.mean == nil {
-		return usagef("-basis %s is a bare CSV basis, which holds no training means: say how to centre the data with -center data (subtract the column means of %s) or -center none (project the data as they are)", b.name, path)
+		return usagef("-basis %s is a CSV basis, which holds no training means: say how to centre the data with -center data (subtract the column means of %s) or -center none (project the data as they are); the JSON of ngca fit -json holds them", b.name, path)
 	}
 	out, err := createOutFile(f.out, e.stdout)
 	if err != nil {
 		return err
 	}
 	defer out.abort()
-	b.selectColumns(&opt)
+	b.selectColumns(&opt, setFlags(f.fs), dataio.MissingKeep)
 	r, name, closeFn, err := openInput(ctx, path)
 	if err != nil {
 		return err
@@ -134,51 +157,63 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	if err := matchBasis(b, len(layout.Fields), layout.Format, s.HasLabels(), layout.LabelName, name); err != nil {
 		return err
 	}
-	warnColumnNames(e, "transform", b, layout.Names, layout.Fields, name)
+	readingNotes(e, layout, name)
+	if note := b.matchNote(layout, name); note != "" {
+		e.notef("%s", note)
+	}
 	if f.withLabels && !s.HasLabels() {
 		return fmt.Errorf("-with-labels: %s has no labels (name the label column with -label-col)", name)
 	}
 	d := rows
 	mean := make([]float64, d)
-	next := func() ([]float64, string, bool) {
+	type line struct {
+		row  []float64
+		kept []string
+		lbl  string
+		gap  bool
+		at   int // the line of FILE (0 for LIBSVM)
+	}
+	next := func() (line, bool) {
 		if !s.Scan() {
-			return nil, "", false
+			return line{}, false
 		}
-		return s.Row(), s.Label(), true
+		return line{s.Row(), s.Kept(), s.Label(), s.Incomplete(), s.Line()}, true
 	}
 	switch f.center {
 	case "auto":
 		copy(mean, b.mean)
 	case "data":
-		// The means come first: FILE is read whole.
-		vals, labels, err := readAll(ctx, s)
-		if err != nil {
+		// The means come first: FILE is read whole, and the means are
+		// those of its complete rows.
+		var all []line
+		var count int
+		for s.Scan() {
+			l := line{slices.Clone(s.Row()), slices.Clone(s.Kept()), s.Label(), s.Incomplete(), s.Line()}
+			all = append(all, l)
+			if !l.gap {
+				floats.Add(mean, l.row)
+				count++
+			}
+		}
+		if err := s.Err(); err != nil {
 			return err
 		}
-		n := len(vals) / d
-		for j := range mean {
-			var sum float64
-			for i := 0; i < n; i++ {
-				sum += vals[i*d+j]
-			}
-			mean[j] = sum / float64(n)
+		if count == 0 {
+			return fmt.Errorf("-center data: every row of %s has a missing value, so it has no column means", name)
 		}
+		floats.Scale(1/float64(count), mean)
 		i := 0
-		next = func() ([]float64, string, bool) {
-			if i == n {
-				return nil, "", false
+		next = func() (line, bool) {
+			if i == len(all) {
+				return line{}, false
 			}
 			i++
-			lbl := ""
-			if labels != nil {
-				lbl = labels[i-1]
-			}
-			return vals[(i-1)*d : i*d], lbl, true
+			return all[i-1], true
 		}
 	}
-	header := make([]string, m)
-	for k := range header {
-		header[k] = "c" + strconv.Itoa(k+1)
+	header := slices.Clone(layout.KeptNames)
+	for k := 0; k < m; k++ {
+		header = append(header, "c"+strconv.Itoa(k+1))
 	}
 	if f.withLabels {
 		header = append(header, "label")
@@ -187,34 +222,62 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	if err := cw.Write(header); err != nil {
 		return err
 	}
-	cw.Flush()
 	// Rows are projected in chunks, so that memory does not grow with n.
 	const chunkRows = 4096
 	proj := &ngca.Result{Basis: b.basis, Mean: mean}
 	chunk := mat.NewDense(chunkRows, d, nil)
-	labels := make([]string, chunkRows)
+	pending := make([]line, 0, chunkRows)
 	var z mat.Dense
-	flush := func(k int) error {
+	gaps := 0
+	rec := make([]string, len(header))
+	flush := func() error {
+		k := len(pending)
 		z.Reset()
 		proj.ProjectTo(&z, chunk.Slice(0, k, 0, d))
-		if f.withLabels {
-			return writeLabelled(out.Writer, &z, nil, labels[:k])
+		for i, l := range pending {
+			rec = rec[:0]
+			rec = append(rec, l.kept...)
+			for c := 0; c < m; c++ {
+				v := z.At(i, c)
+				switch {
+				case l.gap:
+					rec = append(rec, "")
+				case math.IsNaN(v) || math.IsInf(v, 0):
+					return overflowError(name, l.at, rows)
+				default:
+					rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
+				}
+			}
+			if f.withLabels {
+				rec = append(rec, l.lbl)
+			}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
 		}
-		return writeMatrixCSV(out.Writer, &z, nil)
+		cw.Flush()
+		pending = pending[:0]
+		return cw.Error()
 	}
-	k := 0
 	for {
-		row, lbl, ok := next()
+		l, ok := next()
 		if !ok {
 			break
 		}
-		copy(chunk.RawRowView(k), row)
-		labels[k] = lbl
-		if k++; k == chunkRows {
-			if err := flush(k); err != nil {
+		row := chunk.RawRowView(len(pending))
+		copy(row, l.row)
+		if l.gap {
+			gaps++
+			clear(row) // projected, then written as empty cells
+		}
+		l.row = nil
+		l.kept = slices.Clone(l.kept)
+		pending = append(pending, l)
+		if len(pending) == chunkRows {
+			if err := flush(); err != nil {
 				return err
 			}
-			if k = 0; ctx.Err() != nil {
+			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 		}
@@ -222,28 +285,30 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	if err := s.Err(); err != nil {
 		return err
 	}
-	if k > 0 {
-		if err := flush(k); err != nil {
+	if len(pending) > 0 {
+		if err := flush(); err != nil {
 			return err
 		}
 	}
+	total := s.Rows() + s.Dropped()
 	if n := s.Dropped(); n > 0 {
-		fmt.Fprintf(e.stderr, "ngca: -missing drop: left out %d of the %s of %s (a missing value in a selected column or the label); the output has a line per row kept\n",
-			n, countNoun(s.Rows()+n, "row"), name)
+		e.notef("left out %d of the %s of %s, which %s a missing value (-missing drop); the output has a line per row kept", n, countNoun(total, "row"), name, agree(n, "holds", "hold"))
+	}
+	if gaps > 0 {
+		e.notef("%d of the %s of %s %s a missing value in a data column: %s empty coordinates (-missing drop leaves %s out)",
+			gaps, countNoun(total, "row"), name, agree(gaps, "holds", "hold"), agree(gaps, "its line has", "their lines have"), agree(gaps, "it", "them"))
 	}
 	return out.commit()
 }
 
-// warnColumnNames warns on stderr (as command cmd) if the names of the
-// data columns (in the file's columns fields) differ from those of the fit.
-func warnColumnNames(e *env, cmd string, b *basisFile, names []string, fields []int, name string) {
-	for j := range b.columns {
-		if names != nil && j < len(names) && names[j] != b.columns[j] {
-			fmt.Fprintf(e.stderr, "ngca %s: warning: data column %d is %q (column %d of %s) but %q in the fit (%s); are the columns in the same order?\n",
-				cmd, j+1, names[j], fields[j], name, b.columns[j], b.name)
-			return
-		}
+// overflowError reports a row whose coordinates overflow float64: its
+// values, less the means, times the weights, pass ±1.8e308.
+func overflowError(name string, line, rowsDone int) error {
+	where := fmt.Sprintf("line %d of %s", line, name)
+	if line == 0 {
+		where = fmt.Sprintf("a row of %s", name)
 	}
+	return fmt.Errorf("%s: its coordinates overflow float64 (its values, less the means, times the basis pass ±1.8e308); scale the data down", where)
 }
 
 // project returns the coordinates (x − μ)·B of the data of t (file name)
@@ -267,7 +332,9 @@ func project(e *env, cmd string, b *basisFile, t *dataio.Table, name string) (*m
 	if err := matchBasis(b, d, t.Format, t.Labels != nil, t.LabelName, name); err != nil {
 		return nil, err
 	}
-	warnColumnNames(e, cmd, b, t.Names, t.Fields, name)
+	if note := b.matchNote(dataio.Table{Header: t.Header, Names: t.Names}, name); note != "" {
+		e.notef("%s", note)
+	}
 	mean := make([]float64, d)
 	if b.mean != nil {
 		copy(mean, b.mean)
@@ -282,7 +349,24 @@ func project(e *env, cmd string, b *basisFile, t *dataio.Table, name string) (*m
 	}
 	var z mat.Dense
 	(&ngca.Result{Basis: b.basis, Mean: mean}).ProjectTo(&z, t.X)
+	if err := finiteRows(&z, name); err != nil {
+		return nil, err
+	}
 	return &z, nil
+}
+
+// finiteRows returns an error if a row of z, coordinates of the data of
+// file name, is not finite.
+func finiteRows(z *mat.Dense, name string) error {
+	n, m := z.Dims()
+	for i := 0; i < n; i++ {
+		for k := 0; k < m; k++ {
+			if v := z.At(i, k); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("data row %d of %s: its coordinates overflow float64 (its values, less the means, times the basis pass ±1.8e308); scale the data down", i+1, name)
+			}
+		}
+	}
+	return nil
 }
 
 // matchBasis checks that the basis has a row per data column: d columns

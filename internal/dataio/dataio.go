@@ -1,6 +1,7 @@
-// Package dataio reads data tables for the ngca command: CSV, TSV and
-// LIBSVM text files, whole (Read) or row by row (Scanner), with the format
-// and a header line detected, an optional label column, a selection of
+// Package dataio reads data tables for the ngca command: CSV, TSV,
+// space-separated and LIBSVM text files, plain or gzip-compressed, whole
+// (Read) or row by row (Scanner), with the format, a header line and a
+// column of row names detected, an optional label column, a selection of
 // columns, missing values as errors or dropped rows, and errors (*Error values, matching ErrFormat)
 // that give the file, line and column of the problem as fields. It also
 // reads and writes bare LIBSVM data (ReadLIBSVM, WriteLIBSVM) for the
@@ -32,13 +33,19 @@ const (
 	CSV
 	// TSV is tab-separated values.
 	TSV
-	// LIBSVM is LIBSVM's sparse text format, "label index:value ...".
+	// LIBSVM is LIBSVM's sparse text format, "label index:value ...", with
+	// feature indices from 1, or from 0 as scikit-learn writes them.
 	LIBSVM
+	// Space is space-separated values: fields separated by runs of spaces
+	// and tabs, optionally quoted with double quotes, as R's write.table
+	// writes them by default.
+	Space
 )
 
-var formatNames = [...]string{Auto: "auto", CSV: "csv", TSV: "tsv", LIBSVM: "libsvm"}
+var formatNames = [...]string{Auto: "auto", CSV: "csv", TSV: "tsv", LIBSVM: "libsvm", Space: "space"}
 
-// String returns the format's name: "auto", "csv", "tsv" or "libsvm".
+// String returns the format's name: "auto", "csv", "tsv", "libsvm" or
+// "space".
 func (f Format) String() string {
 	if f < 0 || int(f) >= len(formatNames) {
 		return fmt.Sprintf("Format(%d)", int(f))
@@ -53,10 +60,27 @@ func ParseFormat(s string) (Format, error) {
 			return Format(f), nil
 		}
 	}
-	return Auto, fmt.Errorf("unknown format %q (want auto, csv, tsv or libsvm)", s)
+	return Auto, fmt.Errorf("unknown format %q (want auto, csv, tsv, space or libsvm)", s)
 }
 
-// Header says whether the first row of a CSV or TSV file is a header.
+// Base is the first feature index of a LIBSVM file.
+type Base int
+
+const (
+	// BaseAuto detects it as scikit-learn's load_svmlight_file does with
+	// zero_based="auto": a file with an index 0 is zero-based, any other
+	// one-based.
+	BaseAuto Base = iota
+	// BaseOne reads indices from 1 (LIBSVM's own convention); an index 0
+	// is an error.
+	BaseOne
+	// BaseZero reads indices from 0, as scikit-learn's dump_svmlight_file
+	// writes them by default.
+	BaseZero
+)
+
+// Header says whether the first row of a CSV, TSV or space-separated file
+// is a header.
 type Header int
 
 const (
@@ -87,6 +111,9 @@ type Options struct {
 	// Features fixes the number of columns of a LIBSVM file (features not
 	// listed are zero); 0 means the largest index in the file.
 	Features int
+	// Base is the first feature index of a LIBSVM file; BaseAuto detects
+	// it.
+	Base Base
 	// Cols, if not empty, keeps only the data columns it lists, and Drop
 	// leaves out those it lists (after Cols): comma-separated header names,
 	// 1-based column numbers (feature indices for LIBSVM) and ranges a-b.
@@ -94,13 +121,18 @@ type Options struct {
 	// a header. The data columns keep the order of the file. Listing the
 	// label column is an error.
 	Cols, Drop string
-	// Names, if not nil and Cols and Drop are empty, selects the data
-	// columns of a CSV or TSV file by header name, in this order, when the
-	// file has a header (a fit's columns); without a header it is ignored.
+	// Names, if not nil, selects the data columns of a CSV or TSV file by
+	// header name, in this order, when the file has a header (a fit's
+	// columns); Cols and Drop, if set, must keep every one of them. Without
+	// a header it is ignored.
 	Names []string
 	// Missing says what to do with a missing value; the zero value makes
 	// it an error.
 	Missing Missing
+	// Keep, if not empty, lists columns of a CSV or TSV file (as Cols does)
+	// whose cells Scanner.Kept returns as text with every row, whether or
+	// not they are data columns (ids, labels to carry through).
+	Keep string
 }
 
 // Table is a data file's content.
@@ -111,9 +143,12 @@ type Table struct {
 	// Names holds the header names of the columns of X; nil without a
 	// header.
 	Names []string
-	// Fields holds the 1-based column of the file (CSV, TSV) or feature
-	// index (LIBSVM) of every column of X.
+	// Fields holds the 1-based column of the file (CSV, TSV, space) or
+	// feature number (LIBSVM: the index, plus 1 in a zero-based file) of
+	// every column of X.
 	Fields []int
+	// Lines holds the 1-based line of the file of every row of X.
+	Lines []int
 	// Labels holds one label per row, or nil without labels. LIBSVM labels
 	// are formatted with strconv.FormatFloat(v, 'g', -1, 64).
 	Labels []string
@@ -123,6 +158,22 @@ type Table struct {
 	Format Format
 	// Header reports whether the first row was read as a header.
 	Header bool
+	// RowNames is the 1-based column of the file that holds row names
+	// rather than data, left out of X (0 for none): the first column, if
+	// the header is one name short of the rows (as R's write.table writes
+	// row names), or if its header cell is empty and its first value is
+	// text (as R's write.csv and pandas' to_csv write row names). A
+	// numeric column under an empty name is read as data.
+	RowNames int
+	// ShortHeader reports that the header is one name short of the rows.
+	ShortHeader bool
+	// ZeroBased reports a LIBSVM file read with feature indices from 0.
+	ZeroBased bool
+	// Compressed reports that the file was gzip-compressed.
+	Compressed bool
+	// KeptNames names the columns of Options.Keep: header names (empty
+	// where the header's is), or 1-based column numbers without a header.
+	KeptNames []string
 	// Dropped is the number of rows left out for a missing value
 	// (Options.Missing = MissingDrop).
 	Dropped int
@@ -203,23 +254,35 @@ func (e *Error) Unwrap() error { return ErrFormat }
 func (e *Error) Is(target error) bool { return e.empty && target == ErrEmpty }
 
 // Read reads a data table from r. name is used in error messages and, when
-// opt.Format is Auto, to detect the format from the extension.
+// opt.Format is Auto, to detect the format from the extension (see
+// Detect). Data that start with gzip's magic bytes are decompressed,
+// whatever the name; binary files (a zip archive or Excel workbook,
+// Parquet, NumPy, HDF5, a Python pickle, ...) are errors that name their
+// kind.
 //
-// CSV and TSV files hold one observation per line and the same number of
-// fields on every line; blank lines and comment lines (starting with '#')
-// are skipped, and fields may be quoted.
+// CSV, TSV and space-separated files hold one observation per line and
+// the same number of fields on every line; blank lines and comment lines
+// (starting with '#') are skipped, and fields may be quoted.
 // With opt.Header set to HeaderAuto, the first row is a header if some of its
 // cells (outside the label column, ignoring empty cells) are not numbers
 // and either the second row is all numeric (or missing), or no cell of the
 // first row is a number and it has more such cells than the second row (a
-// header above a row with a typo). A label column given by name implies a
-// header.
+// header above a row with a typo); if its cells are the integers 0, 1,
+// 2, … in order, at least 3 of them, after an empty cell or not (the
+// header pandas writes for a frame with integer column names), and the
+// second row differs; or if it holds text and has one field fewer than the
+// second row (R's write.table, whose rows start with a row name). A label column
+// given by name implies a header. Row names (see Table.RowNames) are left
+// out of the data.
 //
 // Every data cell must be a finite number or missing (see IsMissing and
 // Options.Missing); text or ±Inf is an error giving the line and column. A ragged row, an empty
 // file, a file with only a header, and (for LIBSVM, see ReadLIBSVM) a
 // malformed pair are errors too. All are *Error values.
 func Read(r io.Reader, name string, opt Options) (*Table, error) {
+	if opt.Missing == MissingKeep {
+		return nil, errors.New("dataio: Read does not take MissingKeep")
+	}
 	s, err := NewScanner(r, name, opt)
 	if err != nil {
 		return nil, err
@@ -228,6 +291,7 @@ func Read(r io.Reader, name string, opt Options) (*Table, error) {
 	var vals []float64
 	for s.Scan() {
 		vals = append(vals, s.Row()...)
+		t.Lines = append(t.Lines, s.Line())
 		if s.HasLabels() {
 			t.Labels = append(t.Labels, s.Label())
 		}

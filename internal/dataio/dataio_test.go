@@ -23,7 +23,17 @@ func TestDetect(t *testing.T) {
 		{"y.t", "1\n-1 3:1\n", LIBSVM}, // a first line without features
 		{"data", "a\tb\n1\t2\n", TSV},
 		{"data.txt", "a,b\n1,2\n", CSV},
-		{"-", "1 2 3\n", CSV},
+		{"-", "1 2 3\n", Space},
+		{"-", "x y\n1 2\n3 4\n", Space},
+		{"x.csv", "\"a\" \"b\"\n\"1\" 1 2\n", Space}, // R's write.table(df, "x.csv")
+		{"x.csv", "a b,c\n1,2\n", CSV},
+		{"x.txt", "a b\n1\n2\n", CSV}, // one column whose name has a space
+		{"x.csv.gz", "1\t2\n", CSV},
+		{"x.gz", "a\tb\n1\t2\n", TSV},
+		{"x.dat", "1 \"a b\" 3\n4 \"c\" 6\n", Space},
+		{"-", "1 \"a\n2 b\n", CSV},         // a quote left open
+		{"x.svm", "0 0:1.5 3:2\n", LIBSVM}, // zero-based, as scikit-learn writes
+		{"data", "# comment\n0 0:1.5 3:2\n", LIBSVM},
 		{"-", "1,2:3\n", CSV},
 	} {
 		if got := Detect(tc.name, []byte(tc.data)); got != tc.want {
@@ -151,7 +161,9 @@ func TestReadErrors(t *testing.T) {
 		{"l.csv", "x,y\n1,2\n", Options{LabelCol: "x", Header: HeaderNo}, `l.csv: label column "x" is a name, but the file is read without a header`, false},
 		{"l.csv", "1\n2\n", Options{LabelCol: "1"}, "l.csv:1: no data columns, only the label column", false},
 		{"s.svm", "1 1:2\n1 2:x\n", Options{}, `s.svm:2:5: value "x" is not a finite number`, false},
-		{"s.svm", "1 1:2\n1 0:1\n", Options{}, `s.svm:2:3: feature index "0" is not an integer ≥ 1`, false},
+		{"s.svm", "1 1:2\n1 -1:1\n", Options{}, `s.svm:2:3: feature index "-1" is not an integer ≥ 0`, false},
+		{"s.svm", "1 1:2\n1 0:1\n", Options{Base: BaseOne}, `s.svm:2:3: feature index "0" is not an integer ≥ 1`, false},
+		{"s.svm", "1 2:2\n1 0:1\n", Options{Features: 2}, `s.svm:1:3: feature index 2 exceeds the 2 features of a zero-based file (indices 0 to 1)`, false},
 		{"s.svm", "1 3:2\n", Options{Features: 2}, `s.svm:1:3: feature index 3 exceeds 2 features`, false},
 		{"s.svm", "1 1:2\n", Options{LabelCol: "1"}, `s.svm: a label column cannot be chosen in a LIBSVM file`, false},
 	} {

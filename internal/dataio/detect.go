@@ -19,46 +19,98 @@ var extensions = map[string]Format{
 // sniffLines is how many non-blank lines Detect looks at.
 const sniffLines = 20
 
-// Detect returns the format of a file named name with content data: by the
-// extension (.csv; .tsv or .tab; .libsvm or .svm, case-insensitive), or
-// else, since LIBSVM files often have none (svmguide1) or another one
-// (vehicle.scale), from the content: LIBSVM if one of the first 20
-// non-blank, non-comment lines looks like "label index:value ...", TSV if
-// the first of them holds a tab, CSV otherwise.
+// Detect returns the format of a file named name with content data (a
+// ".gz" at the end of name is ignored): by the extension (.csv; .tsv or
+// .tab; .libsvm or .svm, case-insensitive), or else, since LIBSVM files
+// often have none (svmguide1) or another one (vehicle.scale), from the
+// content of the first 20 non-blank, non-comment lines: LIBSVM if one of
+// them looks like "label index:value ...", TSV if the first holds a tab,
+// space-separated if no line holds a comma (nor the first a tab) and every line but
+// the first splits at spaces into the same number of fields, at least 2
+// (the first line, a header, may have one fewer, as R's write.table
+// writes it), and CSV otherwise. A .csv file whose lines are
+// space-separated in this sense (R's write.table with the default sep)
+// is space-separated too.
 func Detect(name string, data []byte) Format {
+	if ext := filepath.Ext(name); strings.EqualFold(ext, ".gz") {
+		name = name[:len(name)-len(ext)]
+	}
+	lines := sniff(data)
 	if f, ok := extensions[strings.ToLower(filepath.Ext(name))]; ok {
+		if f == CSV && spaceSeparated(lines) {
+			return Space
+		}
 		return f
 	}
-	var first string
-	seen := 0
-	for len(data) > 0 && seen < sniffLines {
-		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data = data, nil
-		}
-		s := strings.TrimSpace(string(line))
-		if s == "" || s[0] == '#' {
-			continue
-		}
-		if seen == 0 {
-			first = string(line)
-		}
-		seen++
-		if looksLIBSVM(s) {
+	for _, l := range lines {
+		if looksLIBSVM(l) {
 			return LIBSVM
 		}
 	}
-	if strings.Contains(first, "\t") {
+	switch {
+	case len(lines) > 0 && strings.Contains(lines[0], "\t"):
 		return TSV
+	case spaceSeparated(lines):
+		return Space
 	}
 	return CSV
 }
 
+// sniff returns the first sniffLines non-blank lines of data that are not
+// comments (start with '#'), trimmed of spaces. A line cut by the end of
+// data is left out if data holds peekSize bytes (the start of a longer
+// file).
+func sniff(data []byte) []string {
+	var lines []string
+	cut := len(data) >= peekSize
+	for len(data) > 0 && len(lines) < sniffLines {
+		var line []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else if cut && len(lines) > 0 {
+			break
+		} else {
+			line, data = data, nil
+		}
+		s := strings.TrimSpace(string(line))
+		if s == "" || s[0] == '#' || line[0] == '#' {
+			continue
+		}
+		lines = append(lines, s)
+	}
+	return lines
+}
+
+// spaceSeparated reports whether lines are those of a space-separated
+// file (see Detect).
+func spaceSeparated(lines []string) bool {
+	if len(lines) == 0 {
+		return false
+	}
+	want := -1
+	for i, l := range lines {
+		if strings.Contains(l, ",") || i == 0 && strings.Contains(l, "\t") {
+			return false
+		}
+		n, ok := spaceFields(l)
+		switch {
+		case !ok:
+			return false
+		case i == 0 && len(lines) > 1:
+			continue
+		case want < 0:
+			want = n
+		case n != want:
+			return false
+		}
+	}
+	first, _ := spaceFields(lines[0])
+	return want >= 2 && (first == want || first == want-1)
+}
+
 // looksLIBSVM reports whether a line reads "label index:value ...": a
-// number, then a field of a positive integer, a colon and more, and no
-// comma.
+// number, then a field of an integer index ≥ 0 (0 in zero-based files), a
+// colon and more, and no comma.
 func looksLIBSVM(line string) bool {
 	if strings.Contains(line, ",") {
 		return false
@@ -75,5 +127,5 @@ func looksLIBSVM(line string) bool {
 		return false
 	}
 	j, err := strconv.Atoi(idx)
-	return err == nil && j >= 1
+	return err == nil && j >= 0
 }

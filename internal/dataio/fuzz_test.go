@@ -18,14 +18,18 @@ import (
 // docs/reliability.md for how to run the fuzzers.
 
 // fuzzNames are the file names FuzzRead chooses from: every extension
-// Detect knows, and names it must detect by content.
-var fuzzNames = []string{"data.csv", "data.tsv", "data.tab", "data.libsvm", "data.svm", "data", "data.txt", "stdin", "DATA.CSV"}
+// Detect knows, names it must detect by content, and compressed names.
+var fuzzNames = []string{"data.csv", "data.tsv", "data.tab", "data.libsvm", "data.svm", "data", "data.txt", "stdin", "DATA.CSV", "data.csv.gz", "data.txt.gz"}
 
 // fuzzOptions decodes the options of FuzzRead from two bytes and a label
-// column: the format (auto, csv, tsv, libsvm), the header mode, and
-// whether the label column is given as LabelCol or LabelIfPresent.
+// column: the format (auto, csv, tsv, libsvm; space with bit 5), the
+// header mode, whether the label column is given as LabelCol or
+// LabelIfPresent, and the first LIBSVM index (bits 6 and 7).
 func fuzzOptions(mode, features byte, label string) Options {
-	opt := Options{Format: Format(mode & 3), Header: Header((mode >> 2 & 3) % 3), Features: int(features % 16)}
+	opt := Options{Format: Format(mode & 3), Header: Header((mode >> 2 & 3) % 3), Features: int(features % 16), Base: Base(mode >> 6 % 3)}
+	if mode&0x20 != 0 {
+		opt.Format = Space
+	}
 	if mode&0x10 != 0 {
 		opt.LabelIfPresent = label
 	} else {
@@ -115,17 +119,26 @@ func FuzzReadLIBSVM(f *testing.F) {
 }
 
 // FuzzDetect checks that Detect always names a format, honours a known
-// extension, and calls LIBSVM only content with a line that looks like it.
+// extension (after a .gz; a .csv may be space-separated), and calls LIBSVM
+// only content with a line that looks like it and space-separated only
+// content without a comma.
 func FuzzDetect(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		got := Detect(name, data)
 		switch got {
-		case CSV, TSV, LIBSVM:
+		case CSV, TSV, LIBSVM, Space:
 		default:
 			t.Fatalf("Detect(%q) = %v", name, got)
 		}
-		if want, ok := extensions[strings.ToLower(filepath.Ext(name))]; ok {
-			if got != want {
+		if got == Space && !spaceSeparated(sniff(data)) {
+			t.Fatalf("Detect(%q, %q) = space, for lines that are not", name, data)
+		}
+		base := name
+		if ext := filepath.Ext(name); strings.EqualFold(ext, ".gz") {
+			base = name[:len(name)-len(ext)]
+		}
+		if want, ok := extensions[strings.ToLower(filepath.Ext(base))]; ok {
+			if got != want && !(want == CSV && got == Space) {
 				t.Fatalf("Detect(%q) = %v, want %v by the extension", name, got, want)
 			}
 			return
@@ -144,10 +157,11 @@ func FuzzDetect(f *testing.F) {
 
 // smallCells lowers the size limit of LIBSVM data for the duration of a
 // fuzz target, so that a short input cannot make every execution allocate
-// the default limit's 2 GiB.
+// the default limit's 2 GiB, nor a row of 10⁶ features (read, and written
+// back as CSV) take seconds of an instrumented run on a loaded machine.
 func smallCells(f *testing.F) {
 	old := maxCells
-	maxCells = 1 << 20
+	maxCells = 1 << 16
 	f.Cleanup(func() { maxCells = old })
 }
 
@@ -202,9 +216,23 @@ func checkTable(t *testing.T, tab *Table, opt Options) {
 		t.Fatal("header read with HeaderNo")
 	}
 	for j, fld := range tab.Fields {
-		if fld < 1 || j > 0 && fld <= tab.Fields[j-1] {
-			t.Fatalf("fields %v", tab.Fields)
+		if fld < 1 || j > 0 && fld <= tab.Fields[j-1] || fld == tab.RowNames {
+			t.Fatalf("fields %v, row names in %d", tab.Fields, tab.RowNames)
 		}
+	}
+	if len(tab.Lines) != n {
+		t.Fatalf("%d lines for %d rows", len(tab.Lines), n)
+	}
+	for i, l := range tab.Lines {
+		if l < 1 || i > 0 && l <= tab.Lines[i-1] {
+			t.Fatalf("lines %v", tab.Lines)
+		}
+	}
+	if tab.RowNames > 0 && (!tab.Header || tab.RowNames != 1) || tab.ShortHeader && !tab.Header {
+		t.Fatalf("row names in column %d, header %v, short header %v", tab.RowNames, tab.Header, tab.ShortHeader)
+	}
+	if tab.ZeroBased && tab.Format != LIBSVM {
+		t.Fatal("zero-based outside LIBSVM")
 	}
 	checkFiniteMatrix(t, tab.X)
 }
@@ -245,6 +273,12 @@ func FuzzSelect(f *testing.F) {
 		{"a,b,c\n1,2,3\n4,5,6\n", "1-2", "b"},
 		{"1,x,3\n4,y,6\n", "", "2"},
 		{"1 1:2 3:4\n2 2:1\n", "1-3", "2"},
+		{"0 0:2 3:4\n2 2:1\n", "1-3", "2"},
+		{"\"\",\"a\",\"b\"\n\"x\",1,2\n\"y\",3,NA\n", "1,2", ""},
+		{"\"\",\"a\",\"b\"\n\"x\",1,2\n\"y\",3,4\n", "", "a"},
+		{"\"a\" \"b\"\n\"1\" 1 2\n\"2\" 3 NA\n", "b", ""},
+		{",0,1,2\n0,1,2,3\n1,4,,6\n", "2-4", "3"},
+		{string(gzipped(f, "a,b,c\n1,2,3\n4,,6\n")), "a,3", ""},
 	} {
 		f.Add([]byte(s.data), s.cols, s.drop, false)
 		f.Add([]byte(s.data), s.cols, s.drop, true)

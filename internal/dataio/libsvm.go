@@ -2,6 +2,7 @@ package dataio
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,15 +17,20 @@ import (
 //
 //	label index:value index:value ...
 //
-// with 1-based feature indices, in any order. Features not listed are
-// zero. Blank lines and text after a '#' are ignored. It returns the n×d
-// data (rows are observations) and the n labels. features fixes d; 0 means
-// d is the largest index in the data.
+// with feature indices in any order, from 1 (LIBSVM's convention) or, if
+// some index is 0, from 0 (scikit-learn's dump_svmlight_file), as
+// scikit-learn's load_svmlight_file detects them with zero_based="auto".
+// Features not listed are zero. Blank lines and text after a '#' are
+// ignored. It returns the n×d data (rows are observations; column j holds
+// the feature of index j+1, or j in a zero-based file) and the n labels.
+// features fixes d; 0 means d is the largest index in the data (plus 1 in
+// a zero-based file).
 //
-// A label that is not a finite number, a field that is not index:value, an
-// index below 1 or above features, an index repeated within a line and a
-// value that is not a finite number are errors: *Error values whose Line
-// and Column fields give the 1-based line and byte column of the problem.
+// A label that is not a finite number, a field that is not index:value, a
+// negative index, an index at or above features in a zero-based file and
+// above it in a one-based one, an index repeated within a line and a value
+// that is not a finite number are errors: *Error values whose Line and
+// Column fields give the 1-based line and byte column of the problem.
 // Input without data (empty, or only blank lines and comments) is an
 // *Error matching ErrEmpty, and input whose lines hold only labels (with
 // features 0) an *Error too, and so is data whose dense n×d matrix would
@@ -32,7 +38,17 @@ import (
 // these errors is empty; callers that know the file's name may set it.
 // A negative features and a failing r are other errors.
 func ReadLIBSVM(r io.Reader, features int) (x *mat.Dense, labels []float64, err error) {
-	return readLIBSVMData(r, "", features)
+	data, err := readLIBSVMRows(r, "", features, BaseAuto)
+	if err != nil {
+		return nil, nil, err
+	}
+	x = mat.NewDense(len(data.rows), data.d, nil)
+	for i, row := range data.rows {
+		for _, e := range row {
+			x.Set(i, e.j, e.v)
+		}
+	}
+	return x, data.labels, nil
 }
 
 // maxCells bounds the number of values, n·d, of the dense matrix that
@@ -41,47 +57,52 @@ func ReadLIBSVM(r io.Reader, features int) (x *mat.Dense, labels []float64, err 
 // lower it.
 var maxCells = 1 << 28
 
-// readLIBSVMData is ReadLIBSVM for the file name, which its errors give.
-func readLIBSVMData(r io.Reader, name string, features int) (*mat.Dense, []float64, error) {
-	rows, labels, d, err := readLIBSVMRows(r, name, features)
-	if err != nil {
-		return nil, nil, err
-	}
-	x := mat.NewDense(len(rows), d, nil)
-	for i, row := range rows {
-		for _, e := range row {
-			x.Set(i, e.j, e.v)
-		}
-	}
-	return x, labels, nil
-}
-
-// libsvmEntry is a feature (0-based) and its value.
+// libsvmEntry is a feature (0-based column) and its value.
 type libsvmEntry struct {
 	j int
 	v float64
 }
 
-// readLIBSVMRows reads LIBSVM data as sparse rows; d is the number of
-// features (features, or the largest index).
-func readLIBSVMRows(r io.Reader, name string, features int) ([][]libsvmEntry, []float64, int, error) {
+// libsvmData is LIBSVM data as sparse rows.
+type libsvmData struct {
+	rows      [][]libsvmEntry
+	labels    []float64
+	lines     []int // the 1-based line of every row
+	d         int   // the number of features (columns)
+	zeroBased bool
+}
+
+// readLIBSVMRows reads LIBSVM data as sparse rows, with feature indices
+// from base (BaseAuto: from 0 if some index is 0); d is features, or the
+// number of columns the largest index needs.
+func readLIBSVMRows(r io.Reader, name string, features int, base Base) (*libsvmData, error) {
 	if features < 0 {
-		return nil, nil, 0, fmt.Errorf("ngca: LIBSVM features = %d, want 0 (as in the data) or more", features)
+		return nil, fmt.Errorf("ngca: LIBSVM features = %d, want 0 (as in the data) or more", features)
 	}
 	if features > maxCells {
-		return nil, nil, 0, fmt.Errorf("ngca: LIBSVM features = %d exceeds the %d values a data matrix may hold", features, maxCells)
+		return nil, fmt.Errorf("ngca: LIBSVM features = %d exceeds the %d values a data matrix may hold", features, maxCells)
 	}
 	var (
-		rows   [][]libsvmEntry
-		labels []float64
-		seen   = make(map[int]bool)
+		data = &libsvmData{zeroBased: base == BaseZero}
+		seen = make(map[int]bool)
+		// at is the position of the first index equal to features, an
+		// error if the file turns out zero-based.
+		at  error
+		top = -1 // the largest index
 	)
-	d := features
+	low := 1 // the smallest index allowed
+	if base != BaseOne {
+		low = 0
+	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	for line := 1; ; line++ {
 		text, rerr := br.ReadString('\n')
 		if rerr != nil && rerr != io.EOF {
-			return nil, nil, 0, fmt.Errorf("ngca: reading LIBSVM data, line %d: %w", line, rerr)
+			var e *Error
+			if errors.As(rerr, &e) {
+				return nil, e
+			}
+			return nil, fmt.Errorf("ngca: reading LIBSVM data, line %d: %w", line, rerr)
 		}
 		if rerr == io.EOF && text == "" {
 			break
@@ -96,52 +117,75 @@ func readLIBSVMRows(r io.Reader, name string, features int) ([][]libsvmEntry, []
 		if len(fields) > 0 {
 			label, err := strconv.ParseFloat(fields[0], 64)
 			if err != nil || math.IsNaN(label) || math.IsInf(label, 0) {
-				return nil, nil, 0, bad(cols[0], "label %q is not a finite number", fields[0])
+				return nil, bad(cols[0], "label %q is not a finite number", fields[0])
 			}
 			row := make([]libsvmEntry, 0, len(fields)-1)
 			clear(seen)
+			n := len(data.rows) + 1
 			for k, f := range fields[1:] {
 				col := cols[k+1]
 				is, vs, ok := strings.Cut(f, ":")
 				if !ok {
-					return nil, nil, 0, bad(col, "%q is not index:value", f)
+					return nil, bad(col, "%q is not index:value", f)
 				}
 				j, err := strconv.Atoi(is)
 				switch {
-				case err != nil || j < 1:
-					return nil, nil, 0, bad(col, "feature index %q is not an integer ≥ 1", is)
-				case features > 0 && j > features:
-					return nil, nil, 0, bad(col, "feature index %d exceeds %d features", j, features)
-				case j > maxCells/(len(rows)+1):
-					return nil, nil, 0, bad(col, "feature index %d makes the data too large: %d rows of %d features exceed the %d values a data matrix may hold", j, len(rows)+1, j, maxCells)
+				case err != nil || j < low:
+					return nil, bad(col, "feature index %q is not an integer ≥ %d", is, low)
+				case features > 0 && (j > features || j == features && data.zeroBased):
+					return nil, bad(col, "feature index %d exceeds %d features", j, features)
+				case j > maxCells/n:
+					return nil, bad(col, "feature index %d makes the data too large: %d rows of %d features exceed the %d values a data matrix may hold", j, n, j, maxCells)
 				case seen[j]:
-					return nil, nil, 0, bad(col, "feature index %d repeated", j)
+					return nil, bad(col, "feature index %d repeated", j)
 				}
 				seen[j] = true
 				v, err := strconv.ParseFloat(vs, 64)
 				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, nil, 0, bad(col+len(is)+1, "value %q is not a finite number", vs)
+					return nil, bad(col+len(is)+1, "value %q is not a finite number", vs)
 				}
-				row = append(row, libsvmEntry{j - 1, v})
-				d = max(d, j)
+				if features > 0 && j == features && at == nil {
+					at = bad(col, "feature index %d exceeds the %d features of a zero-based file (indices 0 to %d)", j, features, features-1)
+				}
+				data.zeroBased = data.zeroBased || j == 0
+				row = append(row, libsvmEntry{j, v})
+				top = max(top, j)
 			}
-			if d > maxCells/(len(rows)+1) {
-				return nil, nil, 0, bad(cols[0], "the data are too large: %d rows of %d features exceed the %d values a data matrix may hold", len(rows)+1, d, maxCells)
+			need := max(features, top)
+			if data.zeroBased {
+				need = max(features, top+1)
 			}
-			rows = append(rows, row)
-			labels = append(labels, label)
+			if need > maxCells/n {
+				return nil, bad(cols[0], "the data are too large: %d rows of %d features exceed the %d values a data matrix may hold", n, need, maxCells)
+			}
+			data.rows = append(data.rows, row)
+			data.labels = append(data.labels, label)
+			data.lines = append(data.lines, line)
 		}
 		if rerr == io.EOF {
 			break
 		}
 	}
 	switch {
-	case len(rows) == 0:
-		return nil, nil, 0, &Error{File: name, Msg: "no LIBSVM data (only blank lines and comments)", empty: true}
-	case d == 0:
-		return nil, nil, 0, &Error{File: name, Msg: "no LIBSVM features: every line holds only a label"}
+	case len(data.rows) == 0:
+		return nil, &Error{File: name, Msg: "no LIBSVM data (only blank lines and comments)", empty: true}
+	case top < 0 && features == 0:
+		return nil, &Error{File: name, Msg: "no LIBSVM features: every line holds only a label"}
+	case data.zeroBased && at != nil:
+		return nil, at
 	}
-	return rows, labels, d, nil
+	data.d = features
+	if data.zeroBased {
+		data.d = max(data.d, top+1)
+		return data, nil
+	}
+	data.d = max(data.d, top)
+	for _, row := range data.rows {
+		for k := range row {
+			row[k].j--
+		}
+	}
+	return data, nil
 }
 
 // splitFields splits s at runs of spaces and tabs (and drops a trailing

@@ -2,7 +2,6 @@ package dataio
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -24,6 +23,10 @@ const (
 	// MissingDrop leaves out every row with a missing value (Scanner.Dropped
 	// and Table.Dropped count them).
 	MissingDrop
+	// MissingKeep returns a row with a missing value as it is, NaN in each
+	// missing data cell (and "" for a missing label); Scanner.Incomplete
+	// reports such a row. Read does not take it.
+	MissingKeep
 )
 
 // IsMissing reports whether the cell c is a missing value: empty (or only
@@ -50,21 +53,24 @@ type Scanner struct {
 	opt    Options
 
 	// CSV and TSV:
-	next    func() ([]string, int, error)
-	pending []pendingRec
-	width   int
-	label   int   // 0-based label column, -1 for none
-	sel     []int // 0-based file column of every data column
-	header  []string
-	line1   int
+	next     func() ([]string, int, error)
+	pending  []pendingRec
+	width    int
+	label    int   // 0-based label column, -1 for none
+	rowNames int   // 0-based column of row names, -1 for none
+	sel      []int // 0-based file column of every data column
+	header   []string
+	line1    int
 
 	// LIBSVM (read whole):
-	lx      [][]libsvmEntry
-	llabels []float64
-	full    []float64
+	lx   *libsvmData
+	full []float64
 
 	row      []float64
 	lbl      string
+	keep     []int    // 0-based file columns of Options.Keep
+	kept     []string // their cells in the current row
+	gap      bool     // the current row has a missing value (MissingKeep)
 	line     int
 	rows     int // rows returned
 	dropped  int
@@ -77,33 +83,23 @@ type pendingRec struct {
 	line int
 }
 
-// NewScanner reads the start of r (the header, for CSV and TSV; the whole
-// file, for LIBSVM) and returns a Scanner of its rows. name is used as in
-// Read.
+// NewScanner reads the start of r (the header, for CSV, TSV and
+// space-separated files; the whole file, for LIBSVM) and returns a Scanner
+// of its rows. name is used as in Read.
 func NewScanner(r io.Reader, name string, opt Options) (*Scanner, error) {
-	br := bufio.NewReaderSize(r, peekSize)
-	head, err := br.Peek(peekSize)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	whole := err == io.EOF
-	if bom := []byte("\ufeff"); bytes.HasPrefix(head, bom) { // a UTF-8 byte-order mark
-		br.Discard(len(bom))
-		head = head[len(bom):]
-	}
-	if whole && len(bytes.TrimSpace(head)) == 0 {
-		return nil, &Error{File: name, Msg: "empty file (no data)", empty: true}
+	br, head, detectName, gz, err := open(r, name)
+	if err != nil {
+		return nil, err
 	}
 	f := opt.Format
 	if f == Auto {
-		f = Detect(name, head)
+		f = Detect(detectName, head)
 	}
-	s := &Scanner{name: name, opt: opt, label: -1}
+	s := &Scanner{name: name, opt: opt, label: -1, rowNames: -1}
+	s.layout.Compressed = gz
 	switch f {
-	case CSV:
-		err = s.startDelimited(br, ',')
-	case TSV:
-		err = s.startDelimited(br, '\t')
+	case CSV, TSV, Space:
+		err = s.startDelimited(br, f)
 	case LIBSVM:
 		err = s.startLIBSVM(br)
 	default:
@@ -148,7 +144,15 @@ func (s *Scanner) Row() []float64 { return s.row }
 // Label returns the label of the current row ("" without labels).
 func (s *Scanner) Label() string { return s.lbl }
 
-// Line returns the 1-based line of the current row (0 for LIBSVM).
+// Kept returns the cells of the columns of Options.Keep in the current row,
+// as text (spaces trimmed). The slice is reused by Scan.
+func (s *Scanner) Kept() []string { return s.kept }
+
+// Incomplete reports whether the current row has a missing value, which
+// only Options.Missing = MissingKeep returns.
+func (s *Scanner) Incomplete() bool { return s.gap }
+
+// Line returns the 1-based line of the current row.
 func (s *Scanner) Line() int { return s.line }
 
 // Rows returns the number of rows returned so far.
@@ -168,19 +172,20 @@ func (s *Scanner) Scan() bool {
 		return false
 	}
 	if s.layout.Format == LIBSVM {
-		if s.rows == len(s.lx) {
+		if s.rows == len(s.lx.rows) {
 			s.finished = true
 			return false
 		}
-		s.lbl = strconv.FormatFloat(s.llabels[s.rows], 'g', -1, 64)
+		s.lbl = strconv.FormatFloat(s.lx.labels[s.rows], 'g', -1, 64)
+		s.line = s.lx.lines[s.rows]
 		clear(s.full)
-		for _, e := range s.lx[s.rows] {
+		for _, e := range s.lx.rows[s.rows] {
 			s.full[e.j] = e.v
 		}
 		for k, j := range s.sel {
 			s.row[k] = s.full[j]
 		}
-		s.lx[s.rows] = nil
+		s.lx.rows[s.rows] = nil
 		s.rows++
 		return true
 	}
@@ -222,35 +227,17 @@ func (s *Scanner) Scan() bool {
 	}
 }
 
-// startDelimited reads the first rows of a CSV (comma ',') or TSV (comma
-// '\t') file: the header, the label column and the selected columns.
-func (s *Scanner) startDelimited(r io.Reader, comma rune) error {
+// startDelimited reads the first rows of a CSV, TSV or space-separated
+// file (format f): the header, the label column, the row names and the
+// selected columns.
+func (s *Scanner) startDelimited(br *bufio.Reader, f Format) error {
 	name, opt := s.name, s.opt
-	s.layout.Format = CSV
-	if comma == '\t' {
-		s.layout.Format = TSV
-	}
-	cr := csv.NewReader(r)
-	cr.Comma = comma
-	cr.FieldsPerRecord = -1       // raggedness is checked below, with a better message
-	cr.LazyQuotes = comma == '\t' // TSV files rarely quote, and then loosely
-	cr.TrimLeadingSpace = comma == ','
-	cr.Comment = '#'
-	cr.ReuseRecord = true
-	s.next = func() (rec []string, line int, err error) {
-		rec, err = cr.Read()
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, 0, &Error{File: name, Line: pe.Line, Column: pe.Column, Msg: pe.Err.Error()}
-			}
-			if err == io.EOF {
-				return nil, 0, err
-			}
-			return nil, 0, fmt.Errorf("read %s: %w", name, err)
-		}
-		line, _ = cr.FieldPos(0)
-		return rec, line, nil
+	s.layout.Format = f
+	if f == Space {
+		sr := &spaceReader{br: br, name: name}
+		s.next = sr.read
+	} else {
+		s.next = csvRecords(br, name, comma(f))
 	}
 
 	first, line1, err := s.next()
@@ -267,13 +254,25 @@ func (s *Scanner) startDelimited(r io.Reader, comma rune) error {
 	}
 	hasSecond := err == nil
 	second = slices.Clone(second)
+	header := opt.Header
+	if header != HeaderNo && hasSecond && len(first) > 0 && len(first)+1 == len(second) &&
+		(header == HeaderYes || hasText(first)) {
+		// R's write.table: a header one name short, rows that start with
+		// their name.
+		first = append([]string{""}, first...)
+		header, s.layout.ShortHeader, s.rowNames = HeaderYes, true, 0
+	}
 	s.width, s.line1 = len(first), line1
 
+	opt.Header = header
 	label, header, err := labelColumn(name, first, line1, opt)
 	if err != nil {
 		return err
 	}
 	s.label = label
+	if label == s.rowNames {
+		s.rowNames = -1
+	}
 	var cols, drop []selItem
 	if opt.Cols != "" {
 		if cols, err = parseList("-cols", opt.Cols); err != nil {
@@ -291,19 +290,22 @@ func (s *Scanner) startDelimited(r io.Reader, comma rune) error {
 		}
 		header = HeaderYes
 	}
+	// A first column under an empty header cell may hold row names:
+	// header detection leaves it aside.
+	emptyFirst := len(first) > 1 && strings.TrimSpace(first[0]) == "" && label != 0
 	if header == HeaderAuto {
-		skip := func(j int) bool { return j == label }
+		skip := func(j int) bool { return j == label || j == 0 && emptyFirst }
 		if opt.Cols != "" || opt.Drop != "" {
 			// Only numbers: the selection is known without the header.
-			sel, err := selection(name, s.width, label, nil, opt, "column")
+			sel, err := selection(name, s.width, label, s.rowNames, nil, opt, "column")
 			if err != nil {
 				return err
 			}
-			skip = func(j int) bool { return !slices.Contains(sel, j) }
+			skip = func(j int) bool { return !slices.Contains(sel, j) || j == 0 && emptyFirst }
 		}
 		text1, num1 := classify(first, skip)
 		text2, _ := classify(second, skip) // 0 without a second row
-		if text1 > 0 && (text2 == 0 || num1 == 0 && text1 > text2) {
+		if text1 > 0 && (text2 == 0 || num1 == 0 && text1 > text2) || integerHeader(first, second, hasSecond) {
 			header = HeaderYes
 		}
 	}
@@ -316,8 +318,14 @@ func (s *Scanner) startDelimited(r io.Reader, comma rune) error {
 		if label >= 0 {
 			s.layout.LabelName = s.header[label]
 		}
+		if emptyFirst && s.rowNames < 0 && hasSecond && isText(second[0]) {
+			s.rowNames = 0 // pandas' to_csv or R's write.csv: text row names
+		}
 	}
-	if s.sel, err = selection(name, s.width, label, s.header, opt, "column"); err != nil {
+	if s.rowNames >= 0 {
+		s.layout.RowNames = s.rowNames + 1
+	}
+	if s.sel, err = selection(name, s.width, label, s.rowNames, s.header, opt, "column"); err != nil {
 		return err
 	}
 	if len(s.sel) == 0 {
@@ -330,6 +338,23 @@ func (s *Scanner) startDelimited(r io.Reader, comma rune) error {
 		}
 	}
 	s.row = make([]float64, len(s.sel))
+	if opt.Keep != "" {
+		keepOpt := Options{Cols: opt.Keep}
+		if s.keep, err = listSelection(name, s.width, -1, -1, s.header, keepOpt, "column"); err != nil {
+			if se, ok := err.(*SelectError); ok {
+				se.Option = "-keep"
+			}
+			return err
+		}
+		s.kept = make([]string, len(s.keep))
+		for _, j := range s.keep {
+			kn := strconv.Itoa(j + 1) // without a header: the column's number
+			if s.header != nil {
+				kn = s.header[j] // empty for row names, as in the file
+			}
+			s.layout.KeptNames = append(s.layout.KeptNames, kn)
+		}
+	}
 	if !s.layout.Header {
 		s.pending = append(s.pending, pendingRec{first, line1})
 	}
@@ -339,6 +364,74 @@ func (s *Scanner) startDelimited(r io.Reader, comma rune) error {
 	return nil
 }
 
+// csvRecords returns a function that reads the records of a CSV file (or
+// a TSV file, comma '\t') and their lines.
+func csvRecords(r io.Reader, name string, comma rune) func() ([]string, int, error) {
+	cr := csv.NewReader(r)
+	cr.Comma = comma
+	cr.FieldsPerRecord = -1       // raggedness is checked by parse, with a better message
+	cr.LazyQuotes = comma == '\t' // TSV files rarely quote, and then loosely
+	cr.TrimLeadingSpace = comma == ','
+	cr.Comment = '#'
+	cr.ReuseRecord = true
+	return func() (rec []string, line int, err error) {
+		rec, err = cr.Read()
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				if errors.As(pe.Err, new(*Error)) {
+					return nil, 0, readError(name, pe.Err)
+				}
+				return nil, 0, &Error{File: name, Line: pe.Line, Column: pe.Column, Msg: pe.Err.Error()}
+			}
+			if err == io.EOF {
+				return nil, 0, err
+			}
+			return nil, 0, readError(name, err)
+		}
+		line, _ = cr.FieldPos(0)
+		return rec, line, nil
+	}
+}
+
+// integerHeader reports whether first is the header pandas writes for a
+// frame whose column names are integers: the cells 0, 1, 2, … in order,
+// at least 3 of them, after an empty cell (the index's) or not, above a
+// second row that differs.
+func integerHeader(first, second []string, hasSecond bool) bool {
+	cells := first
+	if len(cells) > 0 && strings.TrimSpace(cells[0]) == "" {
+		cells = cells[1:]
+	}
+	if len(cells) < 3 {
+		return false
+	}
+	for k, c := range cells {
+		if strings.TrimSpace(c) != strconv.Itoa(k) {
+			return false
+		}
+	}
+	if !hasSecond || len(second) != len(first) {
+		return true
+	}
+	for j := range first {
+		if strings.TrimSpace(first[j]) != strings.TrimSpace(second[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isText reports whether a cell holds text: it is neither missing nor a
+// number.
+func isText(c string) bool { return hasText([]string{c}) }
+
+// hasText reports whether a cell of rec holds text.
+func hasText(rec []string) bool {
+	t, _ := classify(rec, func(int) bool { return false })
+	return t > 0
+}
+
 // parse reads the selected cells and the label of rec into s.row and
 // s.lbl. It reports false for a row left out for a missing value.
 func (s *Scanner) parse(rec []string, line int) (bool, error) {
@@ -346,9 +439,17 @@ func (s *Scanner) parse(rec []string, line int) (bool, error) {
 		return false, &Error{File: s.name, Line: line, Msg: fmt.Sprintf("%s, want %d (as on line %d)", plural(len(rec), "field"), s.width, s.line1)}
 	}
 	complete := true
+	s.gap = false
+	for k, j := range s.keep {
+		s.kept[k] = strings.TrimSpace(rec[j])
+	}
 	missing := func(j int, c string) error {
-		if s.opt.Missing == MissingDrop {
+		switch s.opt.Missing {
+		case MissingDrop:
 			complete = false
+			return nil
+		case MissingKeep:
+			s.gap = true
 			return nil
 		}
 		what := "empty cell"
@@ -363,6 +464,9 @@ func (s *Scanner) parse(rec []string, line int) (bool, error) {
 			if err := missing(s.label, s.lbl); err != nil {
 				return false, err
 			}
+			if s.opt.Missing == MissingKeep {
+				s.lbl = ""
+			}
 		}
 	}
 	for k, j := range s.sel {
@@ -371,6 +475,7 @@ func (s *Scanner) parse(rec []string, line int) (bool, error) {
 			if err := missing(j, c); err != nil {
 				return false, err
 			}
+			s.row[k] = math.NaN()
 			continue
 		}
 		v, msg := parseCell(c)
@@ -438,8 +543,11 @@ func (s *Scanner) cellError(j, line int, msg string) error {
 }
 
 func comma(f Format) rune {
-	if f == TSV {
+	switch f {
+	case TSV:
 		return '\t'
+	case Space:
+		return ' '
 	}
 	return ','
 }
@@ -450,6 +558,9 @@ func (s *Scanner) startLIBSVM(r io.Reader) error {
 	opt := s.opt
 	if opt.LabelCol != "" {
 		return &Error{File: s.name, Msg: "a label column cannot be chosen in a LIBSVM file: its labels are the first field of every line"}
+	}
+	if opt.Keep != "" {
+		return &SelectError{File: s.name, Option: "-keep", Msg: fmt.Sprintf("%s is a LIBSVM file: its only column besides the features is the label (-with-labels)", s.name)}
 	}
 	// opt.LabelIfPresent and opt.Names do not apply: the labels are in
 	// the file, which has no header.
@@ -466,12 +577,13 @@ func (s *Scanner) startLIBSVM(r io.Reader) error {
 			return &SelectError{File: s.name, Option: option, Msg: fmt.Sprintf("%s is a LIBSVM file, which has no header: give feature numbers", s.name)}
 		}
 	}
-	rows, labels, d, err := readLIBSVMRows(r, s.name, opt.Features)
+	data, err := readLIBSVMRows(r, s.name, opt.Features, opt.Base)
 	if err != nil {
 		return err
 	}
-	s.lx, s.llabels, s.full = rows, labels, make([]float64, d)
-	if s.sel, err = selection(s.name, d, -1, nil, opt, "feature"); err != nil {
+	s.lx, s.full = data, make([]float64, data.d)
+	s.layout.ZeroBased = data.zeroBased
+	if s.sel, err = selection(s.name, data.d, -1, -1, nil, opt, "feature"); err != nil {
 		return err
 	}
 	for _, j := range s.sel {
@@ -541,6 +653,11 @@ func labelColumn(name string, first []string, line1 int, opt Options) (int, Head
 	}
 	for j, c := range first {
 		if strings.TrimSpace(c) == opt.LabelCol {
+			for _, c2 := range first[j+1:] {
+				if strings.TrimSpace(c2) == opt.LabelCol {
+					return 0, header, &Error{File: name, Line: line1, Msg: fmt.Sprintf("the header names more than one column %q: give the label column by number", opt.LabelCol)}
+				}
+			}
 			return j, HeaderYes, nil
 		}
 	}
@@ -555,7 +672,7 @@ func labelColumn(name string, first []string, line1 int, opt Options) (int, Head
 func oneColumnHint(c string, comma rune) string {
 	for _, sep := range []string{";", "\t", ",", "|", " "} {
 		if strings.Contains(strings.TrimSpace(c), sep) && sep != string(comma) {
-			return fmt.Sprintf(" (the file has one column: are its fields separated by %q? Fields are separated by commas in CSV and tabs in TSV; see -format)", sep)
+			return fmt.Sprintf(" (the file has one column: are its fields separated by %q? Fields are separated by commas in CSV, tabs in TSV and spaces in space-separated files; see -format)", sep)
 		}
 	}
 	return ""

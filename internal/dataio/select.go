@@ -3,6 +3,7 @@ package dataio
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -91,15 +92,45 @@ func hasNames(items []selItem) bool {
 
 // selection says which columns of a file of width columns are data: the
 // 0-based file columns in the order of the data, given the label column
-// (-1 for none) and the header (nil without one). what names the columns
-// in messages ("column" or "feature").
-func selection(file string, width, label int, header []string, opt Options, what string) ([]int, error) {
-	if opt.Names != nil && header != nil && opt.Cols == "" && opt.Drop == "" {
-		return selectNames(file, label, header, opt.Names)
+// and the column of row names (-1 for none) and the header (nil without
+// one). what names the columns in messages ("column" or "feature").
+//
+// With opt.Names and a header, the data columns are those names, in that
+// order (a fit's columns, matched by name); -cols and -drop, if given,
+// must keep every one of them.
+func selection(file string, width, label, rowNames int, header []string, opt Options, what string) ([]int, error) {
+	if opt.Names == nil || header == nil {
+		return listSelection(file, width, label, rowNames, header, opt, what)
 	}
+	named, err := selectNames(file, label, rowNames, header, opt.Names)
+	if err != nil || opt.Cols == "" && opt.Drop == "" {
+		return named, err
+	}
+	sel, err := listSelection(file, width, label, rowNames, header, opt, what)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, j := range named {
+		if !slices.Contains(sel, j) {
+			out = append(out, strconv.Quote(header[j]))
+		}
+	}
+	if len(out) > 0 {
+		option := "-drop"
+		if opt.Drop == "" {
+			option = "-cols"
+		}
+		return nil, &SelectError{File: file, Option: option, Msg: fmt.Sprintf("leaves out the %s %s, which the fit uses", nouns(len(out), "column"), strings.Join(out, ", "))}
+	}
+	return named, nil
+}
+
+// listSelection is selection by opt.Cols and opt.Drop alone.
+func listSelection(file string, width, label, rowNames int, header []string, opt Options, what string) ([]int, error) {
 	keep := make([]bool, width)
 	for j := range keep {
-		keep[j] = j != label
+		keep[j] = j != label && j != rowNames
 	}
 	mark := func(option, list string, v bool) error {
 		items, err := parseList(option, list)
@@ -107,7 +138,7 @@ func selection(file string, width, label int, header []string, opt Options, what
 			return err
 		}
 		set := make([]bool, width)
-		var unknown, outside []string
+		var unknown, outside, twice []string
 		for _, it := range items {
 			if it.name != "" {
 				j := indexOf(header, it.name)
@@ -115,7 +146,11 @@ func selection(file string, width, label int, header []string, opt Options, what
 					unknown = append(unknown, strconv.Quote(it.name))
 					continue
 				}
-				if j == label {
+				if indexOf(header[j+1:], it.name) >= 0 {
+					twice = append(twice, strconv.Quote(it.name))
+					continue
+				}
+				if j == label && v { // dropping the label column is a no-op
 					return &SelectError{File: file, Option: option, Msg: fmt.Sprintf("%q is the label column (-label-col), not a data column", it.name)}
 				}
 				set[j] = true
@@ -130,8 +165,14 @@ func selection(file string, width, label int, header []string, opt Options, what
 				continue
 			}
 			for k := it.lo; k <= it.hi; k++ {
+				if k-1 == rowNames {
+					if it.lo == it.hi && v { // dropping the row names is a no-op
+						return &SelectError{File: file, Option: option, Msg: fmt.Sprintf("%s %d holds the row names (an empty header name and text, or a header one name short), not data", what, k)}
+					}
+					continue
+				}
 				if k-1 == label {
-					if it.lo == it.hi {
+					if it.lo == it.hi && v {
 						return &SelectError{File: file, Option: option, Msg: fmt.Sprintf("%s %d is the label column (-label-col), not a data column", what, k)}
 					}
 					continue
@@ -140,6 +181,8 @@ func selection(file string, width, label int, header []string, opt Options, what
 			}
 		}
 		switch {
+		case len(twice) > 0:
+			return &SelectError{File: file, Option: option, Msg: fmt.Sprintf("the header of %s names more than one column %s: give %s by number", file, strings.Join(twice, ", "), map[bool]string{true: "it", false: "them"}[len(twice) == 1])}
 		case len(unknown) > 0:
 			return &SelectError{File: file, Option: option, Msg: fmt.Sprintf("no %s named %s in the header of %s (%s)", nouns(len(unknown), what), strings.Join(unknown, ", "), file, quoteAll(header))}
 		case len(outside) > 0:
@@ -177,18 +220,23 @@ func selection(file string, width, label int, header []string, opt Options, what
 }
 
 // selectNames returns the columns named names in header, in that order.
-func selectNames(file string, label int, header, names []string) ([]int, error) {
+func selectNames(file string, label, rowNames int, header, names []string) ([]int, error) {
 	sel := make([]int, len(names))
-	var missing []string
+	var missing, twice []string
 	for k, nm := range names {
 		j := indexOf(header, nm)
-		if j < 0 || j == label {
+		if j < 0 || j == label || j == rowNames {
 			missing = append(missing, strconv.Quote(nm))
+		} else if indexOf(header[j+1:], nm) >= 0 {
+			twice = append(twice, strconv.Quote(nm))
 		}
 		sel[k] = j
 	}
-	if len(missing) > 0 {
+	switch {
+	case len(missing) > 0:
 		return nil, &SelectError{File: file, Msg: fmt.Sprintf("%s lacks the %s %s of the fit (its header: %s)", file, nouns(len(missing), "column"), strings.Join(missing, ", "), quoteAll(header))}
+	case len(twice) > 0:
+		return nil, &SelectError{File: file, Msg: fmt.Sprintf("the header of %s names more than one column %s, so the fit's %s cannot be matched by name", file, strings.Join(twice, ", "), nouns(len(twice), "column"))}
 	}
 	return sel, nil
 }

@@ -201,3 +201,18 @@ func TestTextColumnsAtOnce(t *testing.T) {
 		t.Errorf("error\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestSelectDuplicateNames: a name that the header gives to two columns
+// cannot say which one is meant, in -cols, -drop and -label-col.
+func TestSelectDuplicateNames(t *testing.T) {
+	data := "a,b,a,c\n1,2,3,4\n5,6,7,9\n"
+	for _, opt := range []Options{{Drop: "a"}, {Cols: "a,b"}, {LabelCol: "a"}} {
+		_, err := Read(strings.NewReader(data), "dup.csv", opt)
+		if err == nil || !strings.Contains(err.Error(), `more than one column "a"`) {
+			t.Errorf("%+v: error %v, want one on the name given to two columns", opt, err)
+		}
+	}
+	if _, err := Read(strings.NewReader(data), "dup.csv", Options{Drop: "1"}); err != nil {
+		t.Errorf("-drop by number: %v", err)
+	}
+}

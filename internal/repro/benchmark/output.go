@@ -15,11 +15,11 @@ var stdText = map[Standardisation]string{
 }
 
 // csvHeader names the columns of runs.csv.
-var csvHeader = []string{"dataset", "d", "run", "method", "error_rate", "seconds", "svm_seconds", "failed", "reason"}
+var csvHeader = []string{"dataset", "d", "run", "method", "error_rate", "seconds", "svm_seconds", "failed", "reason", "epsilon"}
 
 func (r Record) csv() []string {
 	return []string{r.Dataset, strconv.Itoa(r.D), strconv.Itoa(r.Run), r.Method, fmtFloat(r.ErrorRate),
-		fmtFloat(r.Seconds), fmtFloat(r.SVMSeconds), strconv.FormatBool(r.Failed), r.Reason}
+		fmtFloat(r.Seconds), fmtFloat(r.SVMSeconds), strconv.FormatBool(r.Failed), r.Reason, fmtFloat(r.Epsilon)}
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -27,6 +27,7 @@ func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // cell gathers one data set's results for one d and one method.
 type cell struct {
 	rates    []float64 // error rates of the runs that did not fail
+	eps      []float64 // their ε against the real features, where known
 	seconds  []float64 // reduction times of those runs
 	finished int       // runs finished, failed or not
 	failed   int
@@ -57,6 +58,9 @@ func cells(recs []Record) map[cellKey]*cell {
 			continue
 		}
 		c.rates = append(c.rates, r.ErrorRate)
+		if !math.IsNaN(r.Epsilon) {
+			c.eps = append(c.eps, r.Epsilon)
+		}
 		c.seconds = append(c.seconds, r.Seconds)
 	}
 	return out
@@ -87,6 +91,7 @@ func (c *Config) markdown(recs []Record) string {
 	for _, d := range c.Dims {
 		c.dimTable(&b, cs, d)
 	}
+	c.epsTables(&b, cs)
 	c.timing(&b, cs)
 	return b.String()
 }
@@ -182,26 +187,81 @@ func (c *Config) dataRow(b *strings.Builder, cs map[cellKey]*cell, ds Dataset, d
 	return notes, short
 }
 
-// timing writes the mean seconds per reduction.
-func (c *Config) timing(b *strings.Builder, cs map[cellKey]*cell) {
+// epsTables writes, for each d, the mean (std) of every reducing method's
+// ε against the span of the real features (the first m columns), the
+// lowest and those not significantly above it (the same t-test) in bold.
+func (c *Config) epsTables(b *strings.Builder, cs map[cellKey]*cell) {
+	ms := c.reducers()
+	if len(ms) == 0 {
+		return
+	}
+	for _, d := range c.Dims {
+		fmt.Fprintf(b, "\n## d = %d: ε of the subspace against the span of the real features\n\n", d)
+		tableHead(b, []string{"Dataset [m, n]"}, ms)
+		for _, ds := range Datasets {
+			if !c.shown(ds) || ds.Missing != "" {
+				continue
+			}
+			fmt.Fprintf(b, "| %s [%d, %d] |", ds.Name, ds.M, c.n(ds))
+			vals := make([][]float64, len(ms))
+			best := -1
+			for i, m := range ms {
+				if cl := cs[cellKey{ds.Name, d, m.Key}]; cl != nil {
+					vals[i] = cl.eps
+				}
+				if len(vals[i]) > 0 && (best < 0 || mean(vals[i]) < mean(vals[best])) {
+					best = i
+				}
+			}
+			for i := range ms {
+				if len(vals[i]) == 0 {
+					b.WriteString(" – |")
+					continue
+				}
+				s := repro.Summarize(vals[i])
+				text := fmt.Sprintf("%.3f (%.3f)", s.Mean, s.Std)
+				if i == best || !(repro.TTest2(vals[best], vals[i]) < significance) {
+					text = "**" + text + "**"
+				}
+				fmt.Fprintf(b, " %s |", text)
+			}
+			b.WriteString("\n")
+		}
+	}
+}
+
+// reducers returns the methods that reduce (all but no reduction).
+func (c *Config) reducers() []Method {
 	var ms []Method
 	for _, m := range c.Methods {
 		if m.reduce != nil {
 			ms = append(ms, m)
 		}
 	}
-	if len(ms) == 0 {
-		return
+	return ms
+}
+
+// tableHead writes a Markdown table's heading: the lead columns, then one
+// column per method.
+func tableHead(b *strings.Builder, lead []string, ms []Method) {
+	b.WriteString("|")
+	for _, l := range lead {
+		fmt.Fprintf(b, " %s |", l)
 	}
-	b.WriteString("\n## Mean seconds per reduction (fit on the training rows and projection, one core)\n\n| Dataset [m, n] | d |")
 	for _, m := range ms {
 		fmt.Fprintf(b, " %s |", m.Label)
 	}
-	b.WriteString("\n|---|---|")
-	for range ms {
-		b.WriteString("---|")
+	b.WriteString("\n|" + strings.Repeat("---|", len(lead)+len(ms)) + "\n")
+}
+
+// timing writes the mean seconds per reduction.
+func (c *Config) timing(b *strings.Builder, cs map[cellKey]*cell) {
+	ms := c.reducers()
+	if len(ms) == 0 {
+		return
 	}
-	b.WriteString("\n")
+	b.WriteString("\n## Mean seconds per reduction (fit on the training rows and projection, one core)\n\n")
+	tableHead(b, []string{"Dataset [m, n]", "d"}, ms)
 	for _, ds := range Datasets {
 		if !c.shown(ds) || ds.Missing != "" {
 			continue

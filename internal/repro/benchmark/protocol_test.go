@@ -337,12 +337,16 @@ func TestPCA(t *testing.T) {
 		a, b := 5*rng.NormFloat64(), 0.1*rng.NormFloat64()
 		x.SetRow(i, []float64{a + b + 3, a - b - 1})
 	}
-	zTrain, zTest, err := reducePCA(nil, x, x.Slice(0, 10, 0, 2).(*mat.Dense), 1, nil)
+	zTrain, zTest, basis, err := reducePCA(nil, x, x.Slice(0, 10, 0, 2).(*mat.Dense), 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r, c := zTest.Dims(); r != 10 || c != 1 {
 		t.Fatalf("test projection %d×%d", r, c)
+	}
+	// The basis is the diagonal, at ε 0.5 from the first axis.
+	if e := realFeatureError(basis, 1); math.Abs(e-0.5) > 0.01 {
+		t.Errorf("ε of the PCA basis against the first axis = %v, want about 0.5", e)
 	}
 	// The projection is centred and carries almost all the variance.
 	mu, sd := stat.MeanStdDev(mat.Col(nil, 0, zTrain), nil)

@@ -20,8 +20,9 @@ type Method struct {
 	// Label is the column heading of the table.
 	Label string
 	// reduce fits on the training rows and returns the training and test
-	// rows in m dimensions; nil means no reduction.
-	reduce func(ctx context.Context, train, test *mat.Dense, m int, src rand.Source) (*mat.Dense, *mat.Dense, error)
+	// rows in m dimensions and the d×m basis of the subspace it projects
+	// on; nil means no reduction.
+	reduce func(ctx context.Context, train, test *mat.Dense, m int, src rand.Source) (zTrain, zTest, basis *mat.Dense, err error)
 }
 
 // The methods of the paper's Table 2, and the two other NGCA methods of its
@@ -35,11 +36,17 @@ var (
 	SNGCA       = ngcaMethod("sngca")
 	LSNGCA      = ngcaMethod("lsngca")
 	WFLSNGCA    = ngcaMethod("wflsngca")
+	// Robust is the robust variant of WF-LSNGCA, the ngca command's
+	// default estimator.
+	Robust = ngcaMethod("wflsngca-robust")
 )
 
 // Methods returns every method in the order of the columns: the paper's
-// Table 2, with IMAK and SNGCA after MIPP as in its Table 1.
-func Methods() []Method { return []Method{NoReduction, PCA, MIPP, IMAK, SNGCA, LSNGCA, WFLSNGCA} }
+// Table 2, with IMAK and SNGCA after MIPP as in its Table 1, and the
+// command's default estimator (the robust variant of WF-LSNGCA) last.
+func Methods() []Method {
+	return []Method{NoReduction, PCA, MIPP, IMAK, SNGCA, LSNGCA, WFLSNGCA, Robust}
+}
 
 // ParseMethods returns the methods named in a comma-separated list of
 // keys, in the order of the paper's columns.
@@ -85,24 +92,24 @@ func MethodKeys() string {
 func ngcaMethod(key string) Method {
 	nm := methods.MustLookup(key)
 	return Method{Key: nm.Key, Label: nm.Label,
-		reduce: func(ctx context.Context, train, test *mat.Dense, m int, src rand.Source) (*mat.Dense, *mat.Dense, error) {
+		reduce: func(ctx context.Context, train, test *mat.Dense, m int, src rand.Source) (*mat.Dense, *mat.Dense, *mat.Dense, error) {
 			res, err := nm.New(methods.Settings{Dim: m, Workers: 1, Src: src}).Fit(ctx, train)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			var zTrain, zTest mat.Dense
 			res.ProjectTo(&zTrain, train)
 			res.ProjectTo(&zTest, test)
-			return &zTrain, &zTest, nil
+			return &zTrain, &zTest, res.Basis, nil
 		}}
 }
 
 // reducePCA projects on the m leading principal directions of the training
 // rows (gonum's stat.PC), after subtracting their mean.
-func reducePCA(_ context.Context, train, test *mat.Dense, m int, _ rand.Source) (*mat.Dense, *mat.Dense, error) {
+func reducePCA(_ context.Context, train, test *mat.Dense, m int, _ rand.Source) (*mat.Dense, *mat.Dense, *mat.Dense, error) {
 	var pc stat.PC
 	if !pc.PrincipalComponents(train, nil) {
-		return nil, nil, errors.New("PCA: the singular value decomposition failed")
+		return nil, nil, nil, errors.New("PCA: the singular value decomposition failed")
 	}
 	var vecs mat.Dense
 	pc.VectorsTo(&vecs)
@@ -112,7 +119,7 @@ func reducePCA(_ context.Context, train, test *mat.Dense, m int, _ rand.Source) 
 	for j := range mean {
 		mean[j] = stat.Mean(mat.Col(nil, j, train), nil)
 	}
-	return project(train, mean, basis), project(test, mean, basis), nil
+	return project(train, mean, basis), project(test, mean, basis), mat.DenseCopyOf(basis), nil
 }
 
 // project returns (x − mean)·basis.

@@ -44,12 +44,19 @@ func (c *Config) resumed(jobs []job) ([]Record, map[runKey]bool, error) {
 	return kept, done, nil
 }
 
-// parseRecord is the inverse of Record.csv.
+// parseRecord is the inverse of Record.csv. A record of a runs.csv
+// written before the epsilon column has ε NaN.
 func parseRecord(rec []string) (Record, error) {
-	if len(rec) != len(csvHeader) {
+	if len(rec) != len(csvHeader) && len(rec) != len(csvHeader)-1 {
 		return Record{}, fmt.Errorf("%d fields, want %d", len(rec), len(csvHeader))
 	}
-	r := Record{Dataset: rec[0], Method: rec[3], Reason: rec[8]}
+	r := Record{Dataset: rec[0], Method: rec[3], Reason: rec[8], Epsilon: math.NaN()}
+	if len(rec) == len(csvHeader) {
+		var err error
+		if r.Epsilon, err = strconv.ParseFloat(rec[9], 64); err != nil {
+			return Record{}, err
+		}
+	}
 	var errs [6]error
 	r.D, errs[0] = strconv.Atoi(rec[1])
 	r.Run, errs[1] = strconv.Atoi(rec[2])

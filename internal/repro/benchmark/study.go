@@ -28,6 +28,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/atomicfile"
 	"github.com/ngca-go/ngca/internal/libsvm"
 	"github.com/ngca-go/ngca/internal/progress"
@@ -80,6 +81,11 @@ type Record struct {
 	Method string
 	// ErrorRate is the test misclassification rate; NaN if Failed.
 	ErrorRate float64
+	// Epsilon is the error ε (ngca.SubspaceError) of the method's
+	// subspace against the span of the real features, the first m
+	// columns (Draw appends the noise after them); NaN without a
+	// reduction, if Failed, or in a runs.csv written before the column.
+	Epsilon float64
 	// Seconds is the time of the reduction (fit and projections), and
 	// SVMSeconds that of LIBSVM's training and prediction.
 	Seconds, SVMSeconds float64
@@ -368,13 +374,17 @@ func (c *Config) runJob(ctx context.Context, j job, data *Data, done map[runKey]
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		rec := Record{Dataset: j.ds.Name, D: j.d, Run: j.run, Method: m.Key, ErrorRate: math.NaN()}
+		rec := Record{Dataset: j.ds.Name, D: j.d, Run: j.run, Method: m.Key, ErrorRate: math.NaN(), Epsilon: math.NaN()}
 		src := rand.NewPCG(c.Seed, repro.Key("benchmark-fit", j.ds.Name, j.n, j.d, j.run, m.Key))
 		train, test := split.Train, split.Test
 		if m.reduce != nil {
 			start := time.Now()
-			train, test, err = m.reduce(ctx, split.Train, split.Test, j.ds.M, src)
+			var basis *mat.Dense
+			train, test, basis, err = m.reduce(ctx, split.Train, split.Test, j.ds.M, src)
 			rec.Seconds = time.Since(start).Seconds()
+			if err == nil {
+				rec.Epsilon = realFeatureError(basis, j.ds.M)
+			}
 		}
 		if err == nil {
 			start := time.Now()
@@ -385,11 +395,22 @@ func (c *Config) runJob(ctx context.Context, j job, data *Data, done map[runKey]
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			rec.Failed, rec.Reason, rec.ErrorRate = true, err.Error(), math.NaN()
+			rec.Failed, rec.Reason, rec.ErrorRate, rec.Epsilon = true, err.Error(), math.NaN(), math.NaN()
 		}
 		recs = append(recs, rec)
 	}
 	return recs, nil
+}
+
+// realFeatureError returns ε between span(basis) (d×m) and the span of
+// the first m coordinate axes, where the protocol puts the real features.
+func realFeatureError(basis *mat.Dense, m int) float64 {
+	d, _ := basis.Dims()
+	truth := mat.NewDense(d, m, nil)
+	for k := 0; k < m; k++ {
+		truth.Set(k, k, 1)
+	}
+	return ngca.SubspaceError(truth, basis)
 }
 
 // classify trains LIBSVM with its defaults (C = 1, γ = 1/number of

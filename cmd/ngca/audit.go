@@ -1,0 +1,496 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ngca-go/ngca/internal/dataio"
+)
+
+// The audit of a table, after loading and before fitting (fit, plot,
+// dim): the columns and rows that would decide a fit without the user
+// knowing. Each rule below says what it does in a note or a warning, never
+// silently; docs/your-data.md states the rules for users.
+//
+//   - Row names that dataio recognised (text under an empty header name, or
+//     a header one name short) are not data: a note says so.
+//   - A constant column carries no information and cannot be standardised:
+//     left out, all of them named in one note.
+//   - An index: the file's first column, with an empty or no header name
+//     (or one that names an index: "Unnamed: 0", "X", "index", ...), whose
+//     values are whole numbers increasing with the rows (0, 1, 2, …; 1, 2,
+//     3, …; or with gaps after -missing drop or -sample): left out.
+//   - An id: a column whose values are distinct whole numbers, that is a
+//     dense range (max − min + 1 = n, in any order) or whose name reads as
+//     an id ("id", "patient_id", "sampleID", "key", ...): left out. An id is
+//     uniform, exactly what NGCA looks for.
+//   - Other columns of distinct whole numbers (with at least 50 rows) are
+//     fitted with a warning that names them and the -drop that removes
+//     them.
+//   - With -cols, every column listed is fitted: the index and id rules do
+//     not apply.
+//   - A column of at most fewValues distinct values (a flag, a 1–5 scale)
+//     is fitted with a warning: NGCA finds such columns first.
+//   - A value farther than outlierScales typical deviations from its
+//     column's median is an outlier (see columnScale); the rows that hold
+//     one are named in a note, with -outliers drop to leave them out. A
+//     column in which more than fewOutliers(n) rows are that far out has
+//     long tails rather than a few wrong values: its rows are not named
+//     (-v says which columns).
+//   - A common missing-value code (9999, -999, ...) outside the range of
+//     its column's other values and more than codeScales typical
+//     deviations from the median is named as such, with its rows.
+
+const (
+	// minIDRows is the fewest rows for which a column of distinct whole
+	// numbers counts as an index or an id.
+	minIDRows = 10
+	// minIDWarnRows is the fewest rows for the warning about other
+	// columns of distinct whole numbers.
+	minIDWarnRows = 50
+	// fewValues is the most distinct values of a column that takes "only
+	// a few values"; minFewRows the fewest rows for the rule.
+	fewValues  = 7
+	minFewRows = 20
+	// outlierScales is how many typical deviations from the median make
+	// an outlier, codeScales a missing-value code; minOutlierRows is the
+	// fewest rows for either rule.
+	outlierScales  = 20
+	codeScales     = 5
+	minOutlierRows = 10
+)
+
+// missingCodes are the values that tables commonly use for a missing
+// value.
+var missingCodes = []float64{-9, -99, -999, -9999, -99999, -999999, 99, 999, 9999, 99999, 999999, 9999999}
+
+// indexNames are the header names of an index column: none, pandas' name
+// for an unnamed column read back, R's for the row names read back
+// (read.csv's X, readr's ...1 and X1) and plain names (compared in lower
+// case; X and X1 exactly, as x is a common name of a measurement).
+var indexNames = []string{"", "unnamed: 0", "...1", "index", "idx", "rownames", "row.names", "row_names", "row", "rownum", "row_number"}
+
+// idNames are header names (lower case) that read as an id, besides those
+// ending in "id" after a separator or in "Id"/"ID" (see isIDName).
+var idNames = []string{"id", "key", "uid", "uuid", "guid", "serial", "seq", "record", "obs", "index", "idx"}
+
+// leftOutColumn is a column of the file that the command left out of the
+// data on its own (not by -cols or -drop), and why: "row names", "index",
+// "id" or "constant". The fit's JSON lists them.
+type leftOutColumn struct {
+	Column string `json:"column,omitempty"`
+	Number int    `json:"number"`
+	Reason string `json:"reason"`
+}
+
+// auditResult is what the audit left out.
+type auditResult struct {
+	leftOut []leftOutColumn
+	// outlierRows counts the rows -outliers drop left out.
+	outlierRows int
+}
+
+// auditFlags are the flags that change the audit.
+type auditFlags struct {
+	listed       bool // -cols lists the columns: fit each of them
+	dropOutliers bool // -outliers drop
+	// fixed says that the columns are those of a basis to project on:
+	// none is left out or warned about; only rows are audited.
+	fixed bool
+}
+
+// columnStats are the facts about a column that the rules use.
+type columnStats struct {
+	n          int
+	min, max   float64
+	whole      bool // every value is a whole number
+	increasing bool // strictly, with the rows
+	distinct   int
+	// med, lo and hi are the median of the values that are not missing-
+	// value codes and their typical deviations (columnScale); codes are
+	// the codes the column holds far outside its other values.
+	med, lo, hi float64
+	codes       []float64
+}
+
+// newColumnStats returns the facts about the column x, sorting a copy of
+// it in buf (of its length).
+func newColumnStats(x, buf []float64) columnStats {
+	s := columnStats{n: len(x), whole: true, increasing: true}
+	for i, v := range x {
+		if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
+			s.whole = false
+		}
+		if i > 0 && v <= x[i-1] {
+			s.increasing = false
+		}
+	}
+	sorted := buf[:len(x)]
+	copy(sorted, x)
+	slices.Sort(sorted)
+	s.min, s.max = sorted[0], sorted[len(sorted)-1]
+	for i, v := range sorted {
+		if i == 0 || v != sorted[i-1] {
+			s.distinct++
+		}
+	}
+	cs := columnCodes(sorted)
+	if len(cs) > 0 {
+		sorted = slices.DeleteFunc(sorted, func(v float64) bool { return slices.Contains(missingCodes, v) })
+	}
+	s.med, s.lo, s.hi = columnScale(sorted)
+	for _, c := range cs {
+		// Beyond codeScales, or past a side that holds no other value.
+		if c > s.med && (math.IsInf(s.hi, 1) || c-s.med > codeScales*s.hi) || c < s.med && (math.IsInf(s.lo, 1) || s.med-c > codeScales*s.lo) {
+			s.codes = append(s.codes, c)
+		}
+	}
+	return s
+}
+
+func (s columnStats) constant() bool { return s.min == s.max }
+
+// dense reports whether the values are distinct whole numbers that fill a
+// range: max − min + 1 = n.
+func (s columnStats) dense() bool {
+	return s.whole && s.distinct == s.n && s.max-s.min == float64(s.n-1)
+}
+
+// readingNotes says how the file name of layout t was read where that is
+// not what its format alone says: row names left out, zero-based LIBSVM
+// indices.
+func readingNotes(e *env, t dataio.Table, name string) {
+	if t.RowNames > 0 {
+		if t.ShortHeader {
+			e.notef("the header of %s has one name fewer than its rows have fields, as R's write.table writes row names: the first field of each row is read as its name, not as data", name)
+		} else {
+			e.notef("column %d of %s holds row names (text under an empty header name), not data", t.RowNames, name)
+		}
+	}
+	if t.ZeroBased {
+		e.notef("the feature indices of %s start at 0, as scikit-learn's dump_svmlight_file writes them: index 0 is read as feature 1, and -cols and -drop number the features from 1", name)
+	}
+}
+
+// auditTable applies the rules above to the table t of file name, leaving
+// columns (and with -outliers drop, rows) out of t and writing notes and
+// warnings on e's stderr. It is an error if no column is left.
+func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResult, error) {
+	var res auditResult
+	if t.RowNames > 0 {
+		res.leftOut = append(res.leftOut, leftOutColumn{Number: t.RowNames, Reason: "row names"})
+	}
+	readingNotes(e, *t, name)
+	n, d := t.X.Dims()
+	if n < 2 {
+		return res, nil // too few rows to tell anything; checkData says so
+	}
+	stats := make([]columnStats, d)
+	col, buf := make([]float64, n), make([]float64, n)
+	for j := range d {
+		mat.Col(col, j, t.X)
+		stats[j] = newColumnStats(col, buf)
+	}
+	reason := make([]string, d) // "" for a column kept
+	for j, s := range stats {
+		if s.constant() && !fl.fixed {
+			reason[j] = "constant"
+		}
+	}
+	if !fl.listed && !fl.fixed {
+		for j, s := range stats {
+			switch {
+			case reason[j] != "":
+			case j == 0 && isIndex(t, j, s):
+				reason[j] = "index"
+			case n >= minIDRows && s.whole && s.distinct == n && (s.dense() || isIDName(columnName(t, j))):
+				reason[j] = "id"
+			}
+		}
+	}
+	a := auditor{e: e, t: t, name: name, stats: stats, fixed: fl.fixed}
+	a.noteLeftOut(reason)
+	var kept []int
+	for j := range d {
+		if reason[j] == "" {
+			kept = append(kept, j)
+		} else {
+			res.leftOut = append(res.leftOut, leftOutColumn{Column: columnName(t, j), Number: t.Fields[j], Reason: reason[j]})
+		}
+	}
+	if len(kept) == 0 {
+		return res, fmt.Errorf("%s has no data column left to fit (see the notes above)", name)
+	}
+	if !fl.listed && !fl.fixed {
+		a.warnIDs(kept)
+	}
+	rows := a.outliers(kept)
+	if fl.dropOutliers && len(rows) > 0 {
+		if n-len(rows) < 2 {
+			return res, fmt.Errorf("-outliers drop would leave %s of the %d rows of %s", countNoun(n-len(rows), "row"), n, name)
+		}
+		res.outlierRows = len(rows)
+		fmt.Fprintf(e.stderr, "ngca: -outliers drop: left out %d of the %s of %s (values far outside the rest of their column, or missing-value codes)\n", len(rows), countNoun(n, "row"), name)
+		dropRows(t, rows)
+		// A column may hold one value once its outliers are gone.
+		var still []int
+		gone := make([]string, d)
+		col = col[:n-len(rows)]
+		for _, j := range kept {
+			mat.Col(col, j, t.X)
+			if stats[j] = newColumnStats(col, buf); stats[j].constant() && !fl.fixed {
+				gone[j] = "constant"
+				res.leftOut = append(res.leftOut, leftOutColumn{Column: columnName(t, j), Number: t.Fields[j], Reason: "constant"})
+			} else {
+				still = append(still, j)
+			}
+		}
+		a.noteLeftOut(gone)
+		kept = still
+		if len(kept) == 0 {
+			return res, fmt.Errorf("%s has no data column left to fit (see the notes above)", name)
+		}
+	}
+	if !fl.fixed {
+		a.warnFewValues(kept)
+	}
+	keepColumns(t, kept)
+	return res, nil
+}
+
+// isIndex reports whether column j of t (with stats s) numbers the rows:
+// the file's first column, under an index's name or none, whole numbers
+// increasing with the rows.
+func isIndex(t *dataio.Table, j int, s columnStats) bool {
+	name := columnName(t, j)
+	return t.Format != dataio.LIBSVM && t.Fields[j] == 1 && s.n >= minIDRows && s.whole && s.increasing &&
+		(name == "X" || name == "X1" || slices.Contains(indexNames, strings.ToLower(name)))
+}
+
+// isIDName reports whether a header name reads as an id: one of idNames,
+// or a name that ends in "id" after a separator ("patient_id", "obs.id",
+// "sample id") or in "Id" or "ID" after a lower-case letter ("sampleId",
+// "PatientID").
+func isIDName(name string) bool {
+	low := strings.ToLower(strings.TrimSpace(name))
+	if slices.Contains(idNames, low) {
+		return true
+	}
+	for _, sep := range []string{"_", ".", " ", "-"} {
+		if strings.HasSuffix(low, sep+"id") || strings.HasPrefix(low, "id"+sep) {
+			return true
+		}
+	}
+	if k := len(name) - 2; k > 0 && (strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")) {
+		c := name[k-1]
+		return c >= 'a' && c <= 'z'
+	}
+	return false
+}
+
+// columnName returns the header name of column j of t, "" without one.
+func columnName(t *dataio.Table, j int) string {
+	if t.Names == nil {
+		return ""
+	}
+	return t.Names[j]
+}
+
+// auditor writes the audit's messages about the table t of file name.
+type auditor struct {
+	e     *env
+	t     *dataio.Table
+	name  string
+	stats []columnStats
+	fixed bool // auditFlags.fixed: nothing is fitted
+}
+
+// decides says what rows far out may do: decide the fit, or with a basis
+// given (nothing fitted) stretch the picture.
+func (a *auditor) decides() string {
+	if a.fixed {
+		return "which may stretch the picture"
+	}
+	return "which may decide the fit"
+}
+
+// ref names column j as -drop and -cols take it: its header name, unless
+// that is empty, a number or needs quoting, else its number.
+func (a *auditor) ref(j int) string {
+	nm := columnName(a.t, j)
+	if nm == "" || strings.ContainsAny(nm, ",\"' ") || strings.Trim(nm, "0123456789-") == "" {
+		return strconv.Itoa(a.t.Fields[j])
+	}
+	return nm
+}
+
+// label names column j in a message: `column 3 ("x3")`, `column 3`.
+func (a *auditor) label(j int) string {
+	return strings.TrimSuffix(dataColumnName(a.t, a.name, j), " of "+a.name)
+}
+
+// refs returns the -drop list of the columns cols: names and numbers,
+// runs of three or more consecutive numbers written as ranges.
+func (a *auditor) refs(cols []int) string {
+	var out []string
+	for k := 0; k < len(cols); {
+		r := a.ref(cols[k])
+		end := k
+		for end+1 < len(cols) && a.ref(cols[end+1]) == strconv.Itoa(a.t.Fields[cols[end+1]]) &&
+			r == strconv.Itoa(a.t.Fields[cols[k]]) && a.t.Fields[cols[end+1]] == a.t.Fields[cols[end]]+1 {
+			end++
+		}
+		if end-k >= 2 {
+			out = append(out, fmt.Sprintf("%d-%d", a.t.Fields[cols[k]], a.t.Fields[cols[end]]))
+			k = end + 1
+			continue
+		}
+		out = append(out, r)
+		k++
+	}
+	return strings.Join(out, ",")
+}
+
+// labels names the columns cols in a message, at most max of them and a
+// count of the others.
+func (a *auditor) labels(cols []int, max int) string {
+	var s []string
+	for k, j := range cols {
+		if k == max {
+			s = append(s, fmt.Sprintf("%d more", len(cols)-max))
+			break
+		}
+		s = append(s, a.label(j))
+	}
+	return joinAnd(s)
+}
+
+// noteLeftOut writes the notes on the columns left out for their reason:
+// one note for the index, one for the ids, one for the constant columns.
+func (a *auditor) noteLeftOut(reason []string) {
+	var constant, ids []int
+	for j, r := range reason {
+		switch r {
+		case "index":
+			a.e.notef("left out %s of %s: an index that numbers the rows (%s), not a measurement; list it in -cols to fit it", a.label(j), a.name, a.indexHow(j))
+		case "id":
+			ids = append(ids, j)
+		case "constant":
+			constant = append(constant, j)
+		}
+	}
+	if len(ids) > 0 {
+		var ranges []string
+		for _, j := range ids {
+			s := a.stats[j]
+			ranges = append(ranges, fmt.Sprintf("%s to %s", num(s.min), num(s.max)))
+		}
+		if len(ids) == 1 {
+			a.e.notef("left out %s of %s: a different whole number in every row (%s), an id rather than a measurement; list it in -cols to fit it",
+				a.label(ids[0]), a.name, ranges[0])
+		} else {
+			a.e.notef("left out %s of %s: each holds a different whole number in every row (%s), an id rather than a measurement; list them in -cols to fit them",
+				a.labels(ids, len(ids)), a.name, strings.Join(ranges, "; "))
+		}
+	}
+	if len(constant) > 0 {
+		what := a.labels(constant, 8)
+		if len(constant) == 1 {
+			a.e.notef("left out %s of %s: it is constant, so it carries no information", what, a.name)
+		} else {
+			a.e.notef("left out %d constant columns of %s, which carry no information: %s", len(constant), a.name, what)
+		}
+		for _, j := range constant {
+			a.e.detailf("%s: every value is %s", a.label(j), num(a.stats[j].min))
+		}
+	}
+}
+
+// indexHow says how column j numbers the rows, and where such an index
+// comes from.
+func (a *auditor) indexHow(j int) string {
+	s := a.stats[j]
+	first, last := num(s.min), num(s.max)
+	var how string
+	switch {
+	case s.dense() && first == "0":
+		how = fmt.Sprintf("0 to %s, as pandas' to_csv writes its index", last)
+	case s.dense() && first == "1":
+		how = fmt.Sprintf("1 to %s, as R's write.csv writes its row names", last)
+	case s.dense():
+		how = fmt.Sprintf("%s to %s in order", first, last)
+	default:
+		how = fmt.Sprintf("%s to %s, increasing with gaps, as an index does after rows were sampled or dropped", first, last)
+	}
+	switch nm := columnName(a.t, j); {
+	case nm != "":
+		how += fmt.Sprintf(", named %q", nm)
+	case a.t.Header:
+		how += ", with an empty header name"
+	}
+	return how
+}
+
+// warnIDs warns about the columns cols of distinct whole numbers that the
+// id rule kept.
+func (a *auditor) warnIDs(cols []int) {
+	var ids []int
+	for _, j := range cols {
+		s := a.stats[j]
+		if s.n >= minIDWarnRows && s.whole && s.distinct == s.n {
+			ids = append(ids, j)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	verb, it, them := "holds", "it is one", "it"
+	if len(ids) > 1 {
+		verb, it, them = "hold", "they are", "them"
+	}
+	a.e.warnf("%s of %s %s a different whole number in every row, as an id does; if %s, -drop %s leaves %s out",
+		a.labels(ids, 6), a.name, verb, it, a.refs(ids), them)
+}
+
+// warnFewValues warns about the columns cols that take only a few values.
+func (a *auditor) warnFewValues(cols []int) {
+	var few []int
+	var what []string
+	for _, j := range cols {
+		s := a.stats[j]
+		if s.n >= minFewRows && s.distinct <= fewValues {
+			few = append(few, j)
+			if len(what) < 6 {
+				what = append(what, fmt.Sprintf("%s: %d", a.label(j), s.distinct))
+			}
+		}
+	}
+	if len(few) == 0 {
+		return
+	}
+	if len(few) > len(what) {
+		what = append(what, fmt.Sprintf("%d more", len(few)-len(what)))
+	}
+	subj := fmt.Sprintf("%d columns of %s take", len(few), a.name)
+	them := "them"
+	if len(few) == 1 {
+		subj, them = fmt.Sprintf("%s of %s takes", a.label(few[0]), a.name), "it"
+		what = []string{fmt.Sprint(a.stats[few[0]].distinct)}
+	}
+	a.e.warnf("%s only a few distinct values (%s), as flags and rating scales do: NGCA finds such columns first, since they are far from Gaussian; -drop %s leaves %s out",
+		subj, strings.Join(what, "; "), a.refs(few), them)
+}
+
+// num formats a value of the data for a message: a whole number in full
+// (9999999), any other with 6 significant digits.
+func num(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
