@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -16,156 +18,176 @@ const (
 	DefaultDimBootstrap = 39
 )
 
-// DimMethod selects the estimator whose spectrum EstimateDim tests.
-type DimMethod int
-
-const (
-	// DimMIPP tests the spectrum of MIPP with 50 index functions per
-	// family (the paper's four families, 10 iterations, τ = 1.6): it
-	// needs no tuning, so every bootstrap refit is the same estimator as
-	// the fit to the data, and being affine equivariant its null
-	// distribution on Gaussian data does not depend on the covariance.
-	// It is the default.
-	DimMIPP DimMethod = iota
-	// DimWFLSNGCA tests the spectrum of WF-LSNGCA: a first fit with
-	// cross-validation (the paper's grids) chooses the widths and ridges,
-	// and the tested fits cross-validate (2 folds) over the few values
-	// chosen, per stage. A refit costs about a third of a default fit, so
-	// this is several times slower than DimMIPP.
-	DimWFLSNGCA
-	// DimLSNGCA tests the spectrum of LSNGCA, tuned as DimWFLSNGCA.
-	DimLSNGCA
-)
-
-// String returns the name of the estimator: "MIPP", "WF-LSNGCA" or "LSNGCA".
-func (m DimMethod) String() string {
-	switch m {
-	case DimMIPP:
-		return methodMIPP
-	case DimWFLSNGCA:
-		return methodWFLSNGCA
-	case DimLSNGCA:
-		return methodLSNGCA
-	}
-	return fmt.Sprintf("DimMethod(%d)", int(m))
-}
-
 // DimOptions configure EstimateDim. The zero value gives the documented
-// defaults: MIPP's spectrum, α = 0.05, B = 39, every dimension up to d − 1.
+// defaults: α = 0.05, B = 39, every dimension up to d − 1.
 type DimOptions struct {
-	// Method is the estimator whose spectrum is tested; the zero value is
-	// DimMIPP.
-	Method DimMethod
 	// Alpha is the significance level of every test, 0 < Alpha < 1; 0
 	// means 0.05.
 	Alpha float64
-	// Bootstrap is the number B of bootstrap replicates per test; 0 means
-	// 39. A test can reject only if 1/(B + 1) ≤ Alpha.
+	// Bootstrap is the number B of Monte Carlo replicates (Gaussian data
+	// sets, a parametric bootstrap) per test; 0 means 39. A test can
+	// reject only if 1/(B + 1) ≤ Alpha.
 	Bootstrap int
 	// MaxDim is the largest dimension the search answers, 1 ≤ MaxDim < d;
-	// 0 means d − 1. Dim = MaxDim when every k < MaxDim was rejected.
+	// 0 means d − 1. Dim = MaxDim when the test of MaxDim − 1 was
+	// rejected.
 	MaxDim int
-	// Src is the source of randomness (the estimator's random draws and
-	// the bootstrap); EstimateDim draws from it on the calling goroutine.
-	// nil means a new rand.NewPCG(0, 0).
+	// Src is the source of randomness of the replicates; EstimateDim
+	// draws from it on the calling goroutine. nil means a new
+	// rand.NewPCG(0, 0).
 	Src rand.Source
 	// Workers is the number of goroutines; 0 means GOMAXPROCS, 1 means
-	// serial. Bootstrap replicates run in parallel, one fit per goroutine;
-	// results are bit-identical for any value.
+	// serial. Replicates run in parallel, one per goroutine, each from its
+	// own source drawn from Src in order; results are bit-identical for
+	// any value.
 	Workers int
 	// Progress, if not nil, is called from the goroutine that called
-	// EstimateDim: Stage "fit" (Step 1) for the fits to the data, then
-	// Stage "k=0", "k=1", … (Step k + 2 of MaxDim + 1) with Done and
-	// Total counting bootstrap replicates. The search usually stops
-	// before the last step.
+	// EstimateDim: Stage "pilot" for the first replicates, then "k=2",
+	// "k=1", … for each test, in the order run, and "rest" for the test
+	// of the remainder, with Done and Total counting replicates. Steps
+	// bounds the number of stages; the search usually needs fewer.
 	Progress func(Progress)
 }
 
 // DimReport is the outcome of EstimateDim.
 //
-// How to read it: Tests[k] tests the hypothesis "exactly k non-Gaussian
-// dimensions" (the data's last d − k directions are Gaussian). Its
-// Statistic T_k is the (k+1)-th largest eigenvalue of the tested
-// estimator's matrix; Null is the median of the same statistic on data
-// that satisfy the hypothesis, so T_k/Null ≫ 1 with PValue = 1/(B + 1) is
-// a clear rejection, and a PValue well above Alpha a clear acceptance. Dim
-// is the first k not rejected. Separation, λ_Dim/λ_{Dim+1}, is the
-// eigenvalue-ratio heuristic of Result.Separation for the answer.
+// How to read it: Tests[i] tests the hypothesis "exactly K non-Gaussian
+// dimensions" (the data's other d − K directions are jointly Gaussian and
+// independent of them). Its Statistic is the non-Gaussianity index of the
+// most non-Gaussian direction a projection pursuit finds outside the K
+// most significant directions found, and Null the median of the same on
+// Gaussian data of d − K columns: Statistic ≫ Null with PValue = 1/(B + 1) is a
+// clear rejection, a PValue well above Alpha a clear acceptance. Dim is the
+// K at which the tests turn from rejected to accepted.
+//
+// Dim counts the directions that the tests can resolve one by one;
+// Remainder says whether the d − Dim directions left are jointly Gaussian,
+// and FewRows whether the rows are few for the columns. Dim = 0 with
+// Remainder rejected means non-Gaussian structure that no single direction
+// showed: with FewRows, more rows may resolve it.
 type DimReport struct {
-	// Dim is the estimated dimension of the non-Gaussian index space; 0
-	// means that no non-Gaussian structure was found.
+	// Dim is the estimated dimension of the non-Gaussian index space: the
+	// number of non-Gaussian directions resolved. 0 means none was.
 	Dim int
-	// Method names the tested estimator ("MIPP", "WF-LSNGCA", "LSNGCA") and
-	// Settings its fixed settings.
-	Method, Settings string
+	// Settings describes the test's fixed settings.
+	Settings string
 	// Alpha, Bootstrap and MaxDim are the settings used (defaults
 	// resolved).
 	Alpha     float64
 	Bootstrap int
 	MaxDim    int
-	// Eigenvalues is the tested estimator's spectrum on the data (all d,
-	// descending).
-	Eigenvalues []float64
-	// Separation is λ_Dim/λ_{Dim+1} of Eigenvalues, skipping exact zeros
-	// (see Result.Separation); NaN when Dim is 0.
-	Separation float64
-	// Tests holds one entry per tested k = 0, 1, …, in order: the last
-	// is the accepted one unless every k < MaxDim was rejected.
+	// FewRows reports n < d²: below about d² rows an estimate blind to the
+	// columns' orientation cannot resolve a weak symmetric signal (its
+	// fourth moments, the first to differ from a Gaussian's, are noise of
+	// size about d/√n), so Dim may undercount; signals along the columns
+	// and skewed or strongly non-Gaussian ones are still found.
+	FewRows bool
+	// Index holds the non-Gaussianity index J of each direction the
+	// deflation found, the most significant first (by J over its median on
+	// Gaussian data), as far as the search went. The test of K looks
+	// outside the first K of them.
+	Index []float64
+	// Tests holds the tests run, by ascending K: the search tests its
+	// guess and the K below it, and more only when they disagree with
+	// it, so that it runs a few tests, not Dim + 1.
 	Tests []DimTest
+	// Remainder tests whether the d − Dim directions left are jointly
+	// Gaussian by all of their fourth moments at once (the squared
+	// Frobenius norm of FOBI's matrix net of its Gaussian value; Columns
+	// and ColumnsNull are 0), with all B replicates. Rejected means
+	// non-Gaussian structure beyond the Dim directions, too weak or too
+	// spread to be resolved direction by direction.
+	Remainder DimTest
 }
 
-// DimTest is the bootstrap test of one hypothesis "k non-Gaussian
-// dimensions".
+// DimTest is the test of one hypothesis "K non-Gaussian dimensions".
 type DimTest struct {
 	// K is the tested dimension.
 	K int
-	// Statistic is T_K = λ_{K+1}, the (K+1)-th largest eigenvalue of the
-	// tested estimator's matrix on the data.
-	Statistic float64
-	// Null is the median of T_K over the bootstrap replicates.
-	Null float64
-	// Replicates is the number of bootstrap replicates run (fewer than
-	// Bootstrap when the test stopped early, see EstimateDim) and Exceed
-	// how many had T*_K ≥ T_K.
+	// Statistic is the index J of the most non-Gaussian direction the
+	// pursuit finds outside the K most significant directions found
+	// (DimReport.Index), and Null its median over the replicates.
+	Statistic, Null float64
+	// Columns is the largest J of the data's columns outside the K
+	// directions (unrefined: a second statistic, for signals that lie
+	// along the columns), and ColumnsNull its median over the replicates.
+	Columns, ColumnsNull float64
+	// Replicates is the number of replicates run (fewer than Bootstrap
+	// when the test stopped early, see EstimateDim) and Exceed how many
+	// were at least as extreme as the data.
 	Replicates, Exceed int
 	// PValue is the Monte Carlo p-value: (1 + Exceed)/(Replicates + 1)
-	// after all B replicates, Exceed/Replicates after an early stop.
+	// after all B replicates; after an early stop the larger of
+	// Exceed/Replicates and (1 + Exceed)/(B + 1).
 	PValue float64
 	// Rejected reports PValue ≤ Alpha.
 	Rejected bool
 }
 
 // EstimateDim estimates the dimension m of the non-Gaussian index space of
-// the rows of x (n×d, n > d) by a forward search of bootstrap tests: for
-// k = 0, 1, …, MaxDim − 1 it tests the hypothesis that exactly k
-// dimensions are non-Gaussian and answers the first k not rejected
-// (MaxDim if all are).
+// the rows of x (n×d, n > d): the number of directions in which the data
+// are not Gaussian, when the rest are jointly Gaussian and independent of
+// them.
 //
-// Every test compares the statistic T_k = λ_{k+1} of the tested estimator
-// (DimOptions.Method) on the standardised data z with its values on B
-// bootstrap data sets that satisfy the hypothesis, built as the "B1"
-// bootstrap of Nordhausen, Oja, Tyler and Virta (ICtest, 2017), adapted to
-// whitening-free estimators: with Ê_k the estimator's k-dimensional
-// subspace, S the sample covariance of z, P = SÊ(ÊᵀSÊ)⁻¹Êᵀ and
-// C = S − SÊ(ÊᵀSÊ)⁻¹ÊᵀS, a replicate keeps the signal part of rows drawn
-// with replacement and redraws the rest from the conditional Gaussian:
+// The data are whitened (centred, with sample covariance I), which turns
+// the Gaussian part of any covariance into isotropic noise, and a
+// deflationary projection pursuit finds one direction after another, each
+// the most non-Gaussian outside those before it by the index
 //
-//	z*ᵢ = P·z_{jᵢ} + C^(1/2)·gᵢ,   gᵢ ~ N(0, I),
+//	J(u) = n·[ m₁²/v₁ + (m₂ − 1/√2)²/v₂ ],  m₁, m₂ the means of
+//	       yᵤ·exp(−yᵤ²/2) and exp(−yᵤ²/2) over the rows, yᵤ = u·y,
 //
-// so that Êᵀz* has the data's distribution and the rest is exactly
-// Gaussian, with the data's covariance. The p-value is
-// (1 + #{T* ≥ T})/(B + 1). A test stops early (Besag and Clifford, 1991)
-// once h = ⌊Alpha·(B + 1)⌋ replicates have reached T: it cannot reject any
-// more, and the p-value is then #{T* ≥ T}/b after b replicates. Replicates
-// run in batches of 8, in parallel over Workers; replicate i of test k
-// draws from its own PCG source seeded from Src before the batch starts,
-// so the report is the same for any number of workers.
+// a robust approximation of negentropy (Hyvärinen 1997) scaled so that J
+// of one fixed direction is asymptotically χ²₂ on Gaussian data. The
+// search for each direction starts from the eigenvectors at both ends of
+// FOBI's fourth-moment matrix (Cardoso 1989), separated by FastICA
+// (Hyvärinen 1999), from the skewness vector and from the data's columns;
+// a column's own direction is taken when it stands further above its
+// Gaussian median than the pursuit's best. This is the deflation-based
+// non-Gaussian projection pursuit of Nordhausen, Oja, Tyler and Virta
+// (2017, R package ICtest's NGPPsim), with a robust index and more starts.
 //
-// The cost is about B·(Dim + 1) fits of the tested estimator (fewer for
-// the accepted k); see docs/dim.md for calibration, power and timings.
-// Errors wrap ErrShape, ErrDim (d < 2 or MaxDim out of range),
-// ErrSamples (n ≤ d), ErrNonFinite, ErrConstant, ErrSingular, ErrParam
-// (Alpha, Bootstrap, Workers, Method) or the context's error.
+// The hypothesis "exactly k non-Gaussian dimensions" is tested on the
+// d − k directions outside the k most significant directions found (by
+// how far J lies above its Gaussian median; below d² rows the pursuit may
+// find a weak signal only after a direction of noise). Under it they are Gaussian, so
+// two statistics of a pursuit there (the largest J found, and the largest
+// J of the data's columns) are compared with their values on B Gaussian
+// data sets of n rows and d − k columns, whitened and searched the same
+// way (the columns as the same fixed directions). Each data set is judged
+// by the larger of its two ranks (the test of the minimum p-value, exact
+// by exchangeability), and p = (1 + E)/(B + 1) with E the replicates at
+// least as extreme. For k = 0 the test is exact (the whitened data of any
+// Gaussian are distributed as the replicates); for k > 0 it treats the k
+// directions as known, which makes it slightly conservative (the
+// deflation took the most non-Gaussian-looking directions out). A test
+// stops early (Besag and Clifford, 1991) once both statistics have been
+// reached by h = ⌊Alpha·(B + 1)⌋ replicates: it can then no longer
+// reject. Replicates run in parallel over Workers, each from its own PCG
+// source seeded from Src before the test, and the stop is decided in
+// their order, so the report is the same for any number of workers.
+//
+// The search deflates until five directions in a row stand less than
+// three spreads above their Gaussian median (the first 8 replicates of
+// k = 0 give median and spread) and guesses m as the number of directions
+// above; it tests the
+// guess and the k below it, gallops up from the last rejected k (k, k + 1,
+// k + 3, …) while no test above it is accepted, and bisects between the
+// last rejected and the first accepted k. Dim is a k whose test is
+// accepted while that of k − 1 was rejected (MaxDim if that of MaxDim − 1
+// was). The answer overshoots m only if a test at k ≥ m is rejected: at
+// k = m with probability α, above m with less (conservative tests), so
+// P(Dim > m) ≤ α plus those small rates; it undershoots where the pursuit
+// cannot resolve a signal (see DimReport.FewRows). Remainder then tests
+// the d − Dim directions left by FOBI's matrix as a whole.
+//
+// The cost is one pursuit per direction found and per replicate, each
+// O(n·q²) for q columns left: about Dim + 3 pursuits of the data and two
+// to a few tests of B replicates (fewer for accepted tests); see
+// docs/dim.md for calibration, power and timings. Errors wrap ErrShape,
+// ErrDim (d < 2 or MaxDim out of range), ErrSamples (n ≤ d),
+// ErrNonFinite, ErrConstant, ErrSingular, ErrParam (Alpha, Bootstrap,
+// Workers) or the context's error.
 func EstimateDim(ctx context.Context, x mat.Matrix, opts DimOptions) (*DimReport, error) {
 	s, err := newDimSearch(ctx, x, opts)
 	if err != nil {
@@ -176,15 +198,19 @@ func EstimateDim(ctx context.Context, x mat.Matrix, opts DimOptions) (*DimReport
 
 // dimSearch is the state of one EstimateDim call.
 type dimSearch struct {
-	pr      *prepared
-	opts    DimOptions
-	tester  *dimTester
-	fitSeed [2]uint64 // the source of every fit to the data
-	rep     *DimReport
-	fits    map[int]*Result // the fits to the data by Dim
+	pr   *prepared
+	opts DimOptions
+	rep  *DimReport
+	// y0 is the whitened data and cols0 the directions of its columns
+	// (d×d); the deflation (dim_deflate.go) finds directions one by one
+	// and ranks them, and runs holds the test of each k tried.
+	y0, cols0 *mat.Dense
+	deflation
+	runs map[int]*dimRun
 }
 
-// newDimSearch checks the data and options and standardises the data.
+// newDimSearch checks the data and options, standardises and whitens the
+// data.
 func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearch, error) {
 	if opts.Alpha == 0 {
 		opts.Alpha = DefaultDimAlpha
@@ -199,8 +225,6 @@ func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearc
 		return nil, fmt.Errorf("%w: Bootstrap = %d", ErrParam, opts.Bootstrap)
 	case 1/float64(opts.Bootstrap+1) > opts.Alpha:
 		return nil, fmt.Errorf("%w: Bootstrap = %d is too small to reject at Alpha = %v: need B + 1 ≥ 1/Alpha", ErrParam, opts.Bootstrap, opts.Alpha)
-	case opts.Method < DimMIPP || opts.Method > DimLSNGCA:
-		return nil, fmt.Errorf("%w: unknown Method %d", ErrParam, int(opts.Method))
 	}
 	pr, err := prepare(ctx, x, config{src: opts.Src, workers: opts.Workers}, 0, false)
 	if err != nil {
@@ -218,58 +242,158 @@ func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearc
 	if opts.MaxDim < 1 || opts.MaxDim >= pr.d {
 		return nil, fmt.Errorf("%w: MaxDim = %d, need 1 ≤ MaxDim ≤ %d for %d columns", ErrDim, opts.MaxDim, pr.d-1, pr.d)
 	}
-	pr.progress = &reporter{fn: opts.Progress, steps: opts.MaxDim + 1}
-	s := &dimSearch{pr: pr, opts: opts, fits: map[int]*Result{}}
-	s.fitSeed = [2]uint64{pr.rng.Uint64(), pr.rng.Uint64()}
-	s.rep = &DimReport{Method: opts.Method.String(), Alpha: opts.Alpha, Bootstrap: opts.Bootstrap, MaxDim: opts.MaxDim, Separation: math.NaN()}
-	return s, nil
+	y, cols, err := dimWhiten(pr.z)
+	if err != nil {
+		return nil, fmt.Errorf("ngca: EstimateDim: %w", err)
+	}
+	pr.progress = &reporter{fn: opts.Progress, steps: dimSearchBound(opts.MaxDim) + 1}
+	return &dimSearch{pr: pr, opts: opts, y0: y, cols0: cols, deflation: newDeflation(y, cols), runs: map[int]*dimRun{},
+		rep: &DimReport{
+			Settings: fmt.Sprintf("projection pursuit by a robust negentropy index from FOBI's %d + %d extreme eigenvectors "+
+				"(FastICA, %d steps), the skewness vector and the columns, %d refined by %d steps; Gaussian replicates",
+				dimSub, dimSuper, dimSubSteps, dimKeep, dimRefine),
+			Alpha: opts.Alpha, Bootstrap: opts.Bootstrap, MaxDim: opts.MaxDim, FewRows: pr.n < pr.d*pr.d,
+		}}, nil
 }
 
-// run tunes the tested estimator and runs the forward search.
-func (s *dimSearch) run(ctx context.Context) (*DimReport, error) {
-	s.pr.progress.begin("fit")
-	var err error
-	if s.tester, err = newDimTester(ctx, s.opts.Method, s.pr); err != nil {
-		return nil, err
+// dimSearchBound bounds the stages of the search for 0 ≤ Dim ≤ maxDim:
+// the pilot, the guess and the k below it, ⌈log₂⌉ probes up and as many
+// bisection steps.
+func dimSearchBound(maxDim int) int {
+	return 3 + 2*bits.Len(uint(maxDim))
+}
+
+// dimWhiten whitens the standardised data z (n×d) with the 1/n
+// covariance and returns it with the unit directions of z's columns in
+// the whitened coordinates (d×d, one per column): column j of z is, up to
+// scale, the projection of the whitened rows on the j-th direction.
+func dimWhiten(z *mat.Dense) (*mat.Dense, *mat.Dense, error) {
+	n, _ := z.Dims()
+	wh, err := newWhitening(z)
+	if err != nil {
+		return nil, nil, err
 	}
-	s.rep.Settings = s.tester.settings
-	first, err := s.dataFit(ctx, 1)
+	y := wh.apply(z)
+	y.Scale(math.Sqrt(float64(n)/float64(n-1)), y)
+	var root mat.Dense // Σ^(1/2) = W⁻¹: its column j is column j's direction
+	if err := root.Inverse(wh.w); err != nil {
+		return nil, nil, fmt.Errorf("%w: the covariance cannot be inverted", ErrSingular)
+	}
+	normaliseCols(&root)
+	return y, &root, nil
+}
+
+// run runs the search and the test of the remainder.
+func (s *dimSearch) run(ctx context.Context) (*DimReport, error) {
+	dim, err := s.search(ctx)
 	if err != nil {
 		return nil, err
 	}
-	s.rep.Eigenvalues = first.Eigenvalues
-	s.rep.Dim = s.opts.MaxDim
-	for k := 0; k < s.opts.MaxDim; k++ {
-		t, err := s.test(ctx, k)
-		if err != nil {
-			return nil, err
-		}
-		s.rep.Tests = append(s.rep.Tests, t)
-		if !t.Rejected {
-			s.rep.Dim = k
-			break
+	s.rep.Dim = dim
+	if s.rep.Remainder, err = s.remainder(ctx, dim); err != nil {
+		return nil, err
+	}
+	var keys []int
+	for k, r := range s.runs {
+		if r.test != nil {
+			keys = append(keys, k)
 		}
 	}
-	if s.rep.Dim > 0 {
-		s.rep.Separation = separation(s.rep.Eigenvalues, s.rep.Dim)
+	slices.Sort(keys)
+	for _, k := range keys {
+		s.rep.Tests = append(s.rep.Tests, *s.runs[k].test)
+	}
+	for _, i := range s.ranked() {
+		s.rep.Index = append(s.rep.Index, s.found[i].index)
 	}
 	return s.rep, nil
 }
 
-// dataFit fits the tested estimator with the given Dim to the data, always
-// from the same source, so that every fit has the same spectrum.
-func (s *dimSearch) dataFit(ctx context.Context, dim int) (*Result, error) {
-	if r, ok := s.fits[dim]; ok {
-		return r, nil
-	}
-	est := s.tester.make(dim, rand.NewPCG(s.fitSeed[0], s.fitSeed[1]), s.pr.workers, s.pr.progress.forward())
-	r, err := est.Fit(ctx, s.pr.z)
+// search finds a k whose test is accepted while that of k − 1 is rejected
+// (or MaxDim when the test of MaxDim − 1 is rejected). It keeps lo ≤ Dim ≤
+// hi, with the test of lo − 1 rejected and that of hi accepted: it probes
+// the guess and the k below it, gallops up from lo (lo, lo + 1, lo + 3, …)
+// while no test above has been accepted, then bisects.
+func (s *dimSearch) search(ctx context.Context) (int, error) {
+	guess, err := s.guess(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("ngca: EstimateDim: %s with Dim = %d on the data: %w", s.tester.label, dim, err)
+		return 0, err
 	}
-	if len(r.Eigenvalues) != s.pr.d {
-		return nil, fmt.Errorf("%w: EstimateDim: %s returned no spectrum", ErrSingular, s.tester.label)
+	lo, hi := 0, s.opts.MaxDim
+	probe := func(k int) error {
+		if k < lo || k >= hi {
+			return nil
+		}
+		t, err := s.test(ctx, k, false)
+		if err != nil {
+			return err
+		}
+		if t.Rejected {
+			lo = k + 1
+		} else {
+			hi = k
+		}
+		return nil
 	}
-	s.fits[dim] = r
-	return r, nil
+	if err := probe(guess); err != nil {
+		return 0, err
+	}
+	if err := probe(guess - 1); err != nil {
+		return 0, err
+	}
+	for step := 1; lo < hi && hi == s.opts.MaxDim; step *= 2 {
+		if err := probe(min(lo+step-1, hi-1)); err != nil {
+			return 0, err
+		}
+	}
+	for lo < hi {
+		if err := probe(lo + (hi-lo)/2); err != nil {
+			return 0, err
+		}
+	}
+	return lo, nil
+}
+
+// dimPilot is the number of replicates of k = 0 whose medians and spreads
+// standardise the directions' scores, and dimGuessScore and dimGuessRun
+// the guess's threshold on the score and the number of directions below
+// it that end the guess.
+const (
+	dimPilot      = 8
+	dimGuessScore = 3
+	dimGuessRun   = 5
+)
+
+// guess deflates the data until dimGuessRun directions in a row score
+// below dimGuessScore (their index lies less than that many spreads above
+// its median on Gaussian data, as the first dimPilot replicates of k = 0
+// give them) and returns the number of directions above it. It only orders the search's probes: a wrong
+// guess costs tests, not accuracy.
+func (s *dimSearch) guess(ctx context.Context) (int, error) {
+	r, err := s.dimRun(ctx, 0)
+	if err != nil {
+		return 0, err
+	}
+	s.pr.progress.begin("pilot")
+	if err := s.replicate(ctx, r, min(dimPilot, s.opts.Bootstrap), false); err != nil {
+		return 0, err
+	}
+	index := make([]float64, len(r.reps))
+	columns := make([]float64, len(r.reps))
+	for i, p := range r.reps {
+		index[i], columns[i] = p.index, p.columns
+	}
+	s.null, s.colNull = [2]float64{median(index), stdDev(index)}, [2]float64{median(columns), stdDev(columns)}
+	above, below := 0, 0
+	for k := 0; k < s.opts.MaxDim && below < dimGuessRun; k++ {
+		if err := s.extend(ctx, k+1); err != nil {
+			return 0, err
+		}
+		if s.found[k].score > dimGuessScore {
+			above, below = above+1, 0
+		} else {
+			below++
+		}
+	}
+	return above, nil
 }

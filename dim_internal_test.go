@@ -8,70 +8,189 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestNullSampler checks the bootstrap's data: their covariance is the
-// data's, their projection on E keeps the data's non-Gaussian values, and
-// the rest is uncorrelated with it.
-func TestNullSampler(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	n, d := 4000, 4
-	z := mat.NewDense(n, d, nil)
-	for i := 0; i < n; i++ {
-		s := math.Copysign(2, rng.NormFloat64()) + 0.3*rng.NormFloat64() // bimodal
-		g := []float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
-		z.SetRow(i, []float64{s + g[0], 0.5*s - g[1], g[0] + g[2], 2 * g[1]})
-	}
-	e := mat.NewDense(d, 1, []float64{0.6, 0.8, 0, 0})
-	smp, err := newNullSampler(z, e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	xs := smp.draw(rand.New(rand.NewPCG(3, 4)))
-	cov := func(x *mat.Dense) *mat.SymDense {
-		var c mat.SymDense
-		c.SymOuterK(1/float64(n), x.T())
-		return &c
-	}
-	c0, c1 := cov(smp.z), cov(xs)
-	for i := 0; i < d; i++ {
-		for j := 0; j < d; j++ {
-			if diff := math.Abs(c0.At(i, j) - c1.At(i, j)); diff > 0.15*math.Sqrt(c0.At(i, i)*c0.At(j, j)) {
-				t.Errorf("covariance (%d, %d): data %.3f, bootstrap %.3f", i, j, c0.At(i, j), c1.At(i, j))
+// TestGaussianWhitened: the replicates' data are centred with sample
+// covariance I (1/n denominator).
+func TestGaussianWhitened(t *testing.T) {
+	n, q := 500, 7
+	z := gaussianWhitened(rand.New(rand.NewPCG(1, 2)), n, q)
+	var c mat.SymDense
+	c.SymOuterK(1/float64(n), z.T())
+	for i := 0; i < q; i++ {
+		if m := mat.Sum(z.ColView(i)) / float64(n); math.Abs(m) > 1e-12 {
+			t.Errorf("column %d: mean %g", i, m)
+		}
+		for j := 0; j < q; j++ {
+			want := 0.0
+			if i == j {
+				want = 1
+			}
+			if math.Abs(c.At(i, j)-want) > 1e-10 {
+				t.Errorf("covariance (%d, %d) = %g", i, j, c.At(i, j))
 			}
 		}
 	}
-	// Eᵀz* is resampled from Eᵀz: the same values, so the same 4th moment.
-	var p0, p1 mat.Dense
-	p0.Mul(smp.z, e)
-	p1.Mul(xs, e)
-	k0, k1 := kurt(p0.RawMatrix().Data), kurt(p1.RawMatrix().Data)
-	if math.Abs(k0-k1) > 0.1 || k0 > 2.5 {
-		t.Errorf("kurtosis of the projection: data %.3f, bootstrap %.3f", k0, k1)
+}
+
+// TestDimIndexNull: J of one fixed direction of whitened Gaussian data is
+// asymptotically χ²₂, mean 2 and variance 4.
+func TestDimIndexNull(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var sum, sq float64
+	const reps = 400
+	u := mat.NewDense(5, 1, []float64{1, 0, 0, 0, 0})
+	for r := 0; r < reps; r++ {
+		j := dimIndex(gaussianWhitened(rng, 2000, 5), u, nil)[0]
+		sum += j
+		sq += j * j
 	}
-	// With no subspace the data are N(0, S): kurtosis 3 in every direction.
-	smp0, err := newNullSampler(z, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var q mat.Dense
-	q.Mul(smp0.draw(rand.New(rand.NewPCG(5, 6))), e)
-	if k := kurt(q.RawMatrix().Data); math.Abs(k-3) > 0.3 {
-		t.Errorf("k = 0: kurtosis %.3f, want 3", k)
+	mean := sum / reps
+	v := sq/reps - mean*mean
+	if math.Abs(mean-2) > 0.3 || math.Abs(v-4) > 1.5 {
+		t.Errorf("J on Gaussian data: mean %.3f (want 2), variance %.3f (want 4)", mean, v)
 	}
 }
 
-// kurt returns the standardised fourth moment of v.
-func kurt(v []float64) float64 {
-	var m, m2, m4 float64
-	for _, x := range v {
-		m += x
+// TestDeflate: the deflated data are the projections on an orthonormal
+// basis of u's complement: still whitened, uncorrelated with y·u, and
+// the column directions follow.
+func TestDeflate(t *testing.T) {
+	n, q := 300, 6
+	y := gaussianWhitened(rand.New(rand.NewPCG(5, 6)), n, q)
+	u := []float64{0.5, -0.5, 0.5, 0.5, 0, 0}
+	cols := mat.NewDense(q, 2, nil)
+	cols.Set(0, 0, 1) // partly along u
+	cols.Set(4, 1, 1) // orthogonal to u
+	z, c := deflate(y, cols, u)
+	var g mat.SymDense
+	g.SymOuterK(1/float64(n), z.T())
+	var yu mat.VecDense
+	yu.MulVec(y, mat.NewVecDense(q, u))
+	for i := 0; i < q-1; i++ {
+		for j := 0; j < q-1; j++ {
+			want := 0.0
+			if i == j {
+				want = 1
+			}
+			if math.Abs(g.At(i, j)-want) > 1e-10 {
+				t.Fatalf("deflated covariance (%d, %d) = %g", i, j, g.At(i, j))
+			}
+		}
+		if d := mat.Dot(z.ColView(i), &yu); math.Abs(d) > 1e-9 {
+			t.Errorf("column %d correlates with y·u: %g", i, d)
+		}
 	}
-	m /= float64(len(v))
-	for _, x := range v {
-		d := (x - m) * (x - m)
-		m2 += d
-		m4 += d * d
+	// Column 1 (e₅ ⊥ u) keeps its length; column 0 loses its part along u.
+	if l := floatsNorm(mat.Col(nil, 1, c)); math.Abs(l-1) > 1e-12 {
+		t.Errorf("orthogonal column: length %g, want 1", l)
 	}
-	m2 /= float64(len(v))
-	m4 /= float64(len(v))
-	return m4 / (m2 * m2)
+	if l := floatsNorm(mat.Col(nil, 0, c)); math.Abs(l-math.Sqrt(0.75)) > 1e-12 {
+		t.Errorf("column along u: length %g, want √0.75", l)
+	}
+	// y·e₅ is reproduced by the deflated data along the deflated column.
+	var a, b mat.VecDense
+	a.MulVec(z, c.ColView(1))
+	b.MulVec(y, mat.NewVecDense(q, []float64{0, 0, 0, 0, 1, 0}))
+	a.SubVec(&a, &b)
+	if mat.Norm(&a, 2) > 1e-9 {
+		t.Errorf("deflated column 1 does not reproduce the data's column: error %g", mat.Norm(&a, 2))
+	}
+}
+
+// TestPursue finds a uniform direction hidden in 12 whitened dimensions
+// and a skewed one along a column.
+func TestPursue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	n, q := 2000, 12
+	x := mat.NewDense(n, q, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < q; j++ {
+			x.Set(i, j, rng.NormFloat64())
+		}
+		x.Set(i, 0, math.Sqrt(3)*(2*rng.Float64()-1))
+	}
+	// Turn the uniform column into the direction (1, …, 1)/√q.
+	h := mat.NewDense(q, q, nil)
+	for i := 0; i < q; i++ {
+		for j := 0; j < q; j++ {
+			h.Set(i, j, -2/float64(q))
+		}
+		h.Set(i, i, 1-2/float64(q))
+	}
+	// h is the reflection taking e₁ − (1,…,1)/√q… to its negative; build
+	// the turned data as x·R with R orthogonal mapping e₁ to the diagonal.
+	v := make([]float64, q)
+	for i := range v {
+		v[i] = 1 / math.Sqrt(float64(q))
+	}
+	v[0] -= 1
+	r := mat.NewDense(q, q, nil)
+	vv := floatsNorm(v) * floatsNorm(v)
+	for i := 0; i < q; i++ {
+		for j := 0; j < q; j++ {
+			e := 0.0
+			if i == j {
+				e = 1
+			}
+			r.Set(i, j, e-2*v[i]*v[j]/vv)
+		}
+	}
+	var turned mat.Dense
+	turned.Mul(x, r)
+	y, cols, err := dimWhiten(standardised(&turned))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pursue(y, cols)
+	// The found direction in data coordinates: y·u is, up to sign and
+	// scale, the uniform signal x₀.
+	var yu mat.VecDense
+	yu.MulVec(y, mat.NewVecDense(q, p.u))
+	if c := math.Abs(correlation(yu.RawVector().Data, mat.Col(nil, 0, x))); c < 0.98 {
+		t.Errorf("found direction correlates %.3f with the uniform signal; J %.1f", c, p.index)
+	}
+	if p.index < 100 {
+		t.Errorf("J = %.1f, want the uniform signal's (about 0.13·n = 260)", p.index)
+	}
+}
+
+// standardised returns the columns of x centred and scaled to unit
+// variance.
+func standardised(x *mat.Dense) *mat.Dense {
+	n, d := x.Dims()
+	z := mat.DenseCopyOf(x)
+	for j := 0; j < d; j++ {
+		col := mat.Col(nil, j, z)
+		var m, s float64
+		for _, v := range col {
+			m += v
+		}
+		m /= float64(n)
+		for _, v := range col {
+			s += (v - m) * (v - m)
+		}
+		s = math.Sqrt(s / float64(n-1))
+		for i := range col {
+			z.Set(i, j, (col[i]-m)/s)
+		}
+	}
+	return z
+}
+
+// correlation returns the correlation of a and b.
+func correlation(a, b []float64) float64 {
+	n := float64(len(a))
+	var ma, mb float64
+	for i := range a {
+		ma += a[i]
+		mb += b[i]
+	}
+	ma /= n
+	mb /= n
+	var sab, saa, sbb float64
+	for i := range a {
+		sab += (a[i] - ma) * (b[i] - mb)
+		saa += (a[i] - ma) * (a[i] - ma)
+		sbb += (b[i] - mb) * (b[i] - mb)
+	}
+	return sab / math.Sqrt(saa*sbb)
 }

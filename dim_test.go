@@ -63,38 +63,92 @@ func TestEstimateDim(t *testing.T) {
 // checkDimReport checks the invariants of a report of d-column data.
 func checkDimReport(t *testing.T, rep *ngca.DimReport, d int) {
 	t.Helper()
-	if rep.Dim < 0 || rep.Dim > rep.MaxDim || len(rep.Eigenvalues) != d || len(rep.Tests) == 0 {
-		t.Fatalf("bad report: Dim %d, MaxDim %d, %d eigenvalues, %d tests", rep.Dim, rep.MaxDim, len(rep.Eigenvalues), len(rep.Tests))
+	if rep.Dim < 0 || rep.Dim > rep.MaxDim || len(rep.Tests) == 0 {
+		t.Fatalf("bad report: Dim %d, MaxDim %d, %d tests", rep.Dim, rep.MaxDim, len(rep.Tests))
 	}
-	for k, ts := range rep.Tests {
-		rejected := k < len(rep.Tests)-1 || rep.Dim == rep.MaxDim
-		if ts.K != k || !(ts.PValue > 0 && ts.PValue <= 1) || ts.Rejected != (ts.PValue <= rep.Alpha) ||
-			ts.Replicates < 1 || ts.Replicates > rep.Bootstrap || ts.Exceed > ts.Replicates || (ts.Rejected != rejected && k < rep.Dim) {
-			t.Errorf("bad test %d: %+v (Dim %d)", k, ts, rep.Dim)
+	byK := map[int]ngca.DimTest{}
+	for i, ts := range rep.Tests {
+		if (i > 0 && ts.K <= rep.Tests[i-1].K) || ts.K < 0 || ts.K >= rep.MaxDim || ts.K > len(rep.Index) || !(ts.Statistic >= 0) ||
+			!(ts.PValue > 0 && ts.PValue <= 1) || ts.Rejected != (ts.PValue <= rep.Alpha) ||
+			ts.Replicates < 1 || ts.Replicates > rep.Bootstrap || ts.Exceed > ts.Replicates {
+			t.Errorf("bad test %d: %+v (Dim %d)", i, ts, rep.Dim)
 		}
+		if ts.Rejected != (ts.K < rep.Dim) {
+			t.Errorf("test %+v contradicts Dim %d", ts, rep.Dim)
+		}
+		byK[ts.K] = ts
 	}
-	if last := rep.Tests[len(rep.Tests)-1]; last.Rejected != (rep.Dim == rep.MaxDim) || (!last.Rejected && last.K != rep.Dim) {
-		t.Errorf("last test %+v does not give Dim %d", last, rep.Dim)
+	if _, ok := byK[rep.Dim]; !ok && rep.Dim < rep.MaxDim {
+		t.Errorf("Dim %d < MaxDim %d but not tested", rep.Dim, rep.MaxDim)
+	}
+	if _, ok := byK[rep.Dim-1]; !ok && rep.Dim > 0 {
+		t.Errorf("Dim %d but k = %d not tested", rep.Dim, rep.Dim-1)
+	}
+	if r := rep.Remainder; r.K != rep.Dim || r.Replicates != rep.Bootstrap || r.Rejected != (r.PValue <= rep.Alpha) || !(r.Statistic >= 0) {
+		t.Errorf("bad remainder %+v (Dim %d, B %d)", r, rep.Dim, rep.Bootstrap)
+	}
+	if len(rep.Index) > d {
+		t.Errorf("%d indices for %d columns", len(rep.Index), d)
 	}
 }
 
-// TestEstimateDimLeastSquares runs the test on the spectra of WF-LSNGCA
-// and LSNGCA (tuned by cross-validation, then fixed).
-func TestEstimateDimLeastSquares(t *testing.T) {
+// TestEstimateDimWide checks wide tables: eight bimodal signals of 30
+// turned columns at n = d² = 900; ten uniform columns of 30 at n = 600 < d²
+// (found as columns, with FewRows); and twenty turned uniform signals of
+// 30 at n = 600, which no direction resolves, so that Dim = 0 must come
+// with FewRows and a rejected Remainder (never a confident "Gaussian").
+func TestEstimateDimWide(t *testing.T) {
 	if testing.Short() {
-		t.Skip("two cross-validated fits and 80 refits")
+		t.Skip("three 30-column data sets")
 	}
-	x := dimData(t, 2, 1000, 0, false, 7)
-	for _, m := range []ngca.DimMethod{ngca.DimWFLSNGCA, ngca.DimLSNGCA} {
-		rep, err := ngca.EstimateDim(context.Background(), x, ngca.DimOptions{Method: m, Bootstrap: 19, MaxDim: 3, Src: rand.NewPCG(7, 1)})
+	for i, c := range []struct {
+		data     dimstudy.Wide
+		seed     uint64
+		dim      int
+		few      bool
+		unsolved bool
+	}{
+		{dimstudy.Wide{N: 900, D: 30, M: 8, Family: "bimodal", Turned: true}, 0, 8, false, false},
+		{dimstudy.Wide{N: 600, D: 30, M: 10, Family: "uniform"}, 1, 10, true, false},
+		{dimstudy.Wide{N: 600, D: 30, M: 20, Family: "uniform", Turned: true}, 0, 0, true, true},
+	} {
+		x, _, err := c.data.Sample(rand.NewPCG(c.seed, 11))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Dim != 2 || rep.Method != m.String() {
-			t.Errorf("%v: Dim = %d (want 2), Method %q, tests %+v", m, rep.Dim, rep.Method, rep.Tests)
+		rep, err := ngca.EstimateDim(context.Background(), x, ngca.DimOptions{Src: rand.NewPCG(c.seed, 12)})
+		if err != nil {
+			t.Fatal(err)
 		}
-		checkDimReport(t, rep, 10)
+		checkDimReport(t, rep, c.data.D)
+		if rep.Dim != c.dim || rep.FewRows != c.few || (c.unsolved && !rep.Remainder.Rejected) {
+			t.Errorf("case %d %+v: Dim %d (want %d), FewRows %v, Remainder %+v, tests %+v", i, c.data, rep.Dim, c.dim, rep.FewRows, rep.Remainder, rep.Tests)
+		}
 	}
+}
+
+// TestEstimateDimTypeI runs the test on 40 Gaussian data sets of 10
+// correlated columns (n = 300, B = 19): at α = 0.05 about 2 answer more
+// than 0; more than 7 has probability 0.001.
+func TestEstimateDimTypeI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("40 data sets")
+	}
+	wrong := 0
+	for s := uint64(0); s < 40; s++ {
+		x := dimData(t, 0, 300, 1, s%2 == 0, 100+s)
+		rep, err := ngca.EstimateDim(context.Background(), x, ngca.DimOptions{Bootstrap: 19, Src: rand.NewPCG(s, 13)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Dim > 0 {
+			wrong++
+		}
+	}
+	if wrong > 7 {
+		t.Errorf("%d of 40 Gaussian data sets answered more than 0", wrong)
+	}
+	t.Logf("%d of 40 Gaussian data sets answered more than 0", wrong)
 }
 
 // TestEstimateDimWorkers wants the same report for any worker count and
@@ -109,8 +163,8 @@ func TestEstimateDimWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(steps) == 0 || steps[0].Stage != "fit" || steps[len(steps)-1].Stage != "k=1" ||
-			steps[len(steps)-1].Done != rep.Tests[1].Replicates || steps[0].Steps != 10 {
+		if len(steps) == 0 || steps[0].Stage != "pilot" || steps[len(steps)-1].Stage != "rest" ||
+			steps[len(steps)-1].Done != rep.Bootstrap {
 			t.Errorf("workers %d: progress %+v", w, steps)
 		}
 		reps = append(reps, rep)
@@ -148,7 +202,6 @@ func TestEstimateDimErrors(t *testing.T) {
 		{"alpha NaN", x, ngca.DimOptions{Alpha: math.NaN()}, ngca.ErrParam},
 		{"bootstrap", x, ngca.DimOptions{Bootstrap: -1}, ngca.ErrParam},
 		{"bootstrap small", x, ngca.DimOptions{Bootstrap: 10}, ngca.ErrParam},
-		{"method", x, ngca.DimOptions{Method: 7}, ngca.ErrParam},
 		{"workers", x, ngca.DimOptions{Workers: -1}, ngca.ErrParam},
 		{"max dim", x, ngca.DimOptions{MaxDim: 10}, ngca.ErrDim},
 		{"max dim negative", x, ngca.DimOptions{MaxDim: -1}, ngca.ErrDim},
@@ -173,7 +226,7 @@ func TestEstimateDimCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, err := ngca.EstimateDim(ctx, x, ngca.DimOptions{Workers: 2, Progress: func(p ngca.Progress) {
-		if p.Stage == "k=0" {
+		if p.Done > 0 {
 			cancel()
 		}
 	}})

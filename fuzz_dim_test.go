@@ -18,17 +18,9 @@ func FuzzEstimateDim(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fc := decodeFuzz(data)
 		c := fc.cfg
-		method, alpha, boot := ngca.DimMethod(c[3]%3), alphas[c[2]%4], []int{19, 9, 39, 1}[c[2]>>2%4]
-		if method != ngca.DimMIPP {
-			// The least-squares fits cross-validate a grid, and so do their
-			// bootstrap refits: one replicate per test (at α = 0.5) keeps an
-			// input near 0.1 s, well below the fuzzer's limit of 10 s wall
-			// time per input (beyond it the worker is stopped and the input
-			// recorded as a crash), also on a loaded machine.
-			alpha, boot = 0.5, 1
-		}
+		alpha, boot := alphas[c[2]%4], []int{19, 9, 39, 1}[c[2]>>2%4]
 		opts := func(workers int) ngca.DimOptions {
-			return ngca.DimOptions{Method: method, Alpha: alpha, Bootstrap: boot, MaxDim: fc.dim, Workers: workers}
+			return ngca.DimOptions{Alpha: alpha, Bootstrap: boot, MaxDim: fc.dim, Workers: workers}
 		}
 		rep, err := ngca.EstimateDim(context.Background(), fc.x, opts(1))
 		if err != nil {

@@ -105,18 +105,21 @@ Run "ngca help plot -v" for every flag and the details.
 const dimBrief = `Usage: ngca dim [flags] FILE
 
 Estimates how many dimensions of the data in FILE (read as by "ngca fit")
-are non-Gaussian, by bootstrap tests of "exactly k non-Gaussian
-dimensions" for k = 0, 1, ...; it writes a line per test (statistic,
-bootstrap median, p-value, decision) and the answer. "ngca fit -dim auto"
-runs the same test and fits with its answer.
+are non-Gaussian: a projection pursuit finds the most non-Gaussian
+directions one by one, and "exactly k non-Gaussian dimensions" is tested
+against Gaussian data of the same size for a few k; it writes a line per
+test (index, its Gaussian median, p-value, decision), the answer and
+whether the directions left are Gaussian. Notes on stderr say when the
+rows are few for the columns (fewer than d²). "ngca fit -dim auto" runs
+the same test and fits with its answer.
 
 Examples:
   ngca dim data.csv
-  ngca dim -alpha 0.01 -bootstrap 99 -label-col species iris.csv
+  ngca dim -alpha 0.01 -bootstrap 199 -label-col species iris.csv
 
 Common flags:
   -alpha LEVEL       significance level of every test (default 0.05)
-  -bootstrap B       bootstrap replicates per test (default 39)
+  -bootstrap B       Gaussian replicates per test (default 39)
   -max-dim M         largest dimension to answer
   -label-col COL     a column of labels, left out of the data
   -drop LIST         leave out columns (names, numbers, ranges a-b)

@@ -19,33 +19,48 @@ import (
 const dimDoc = `Usage: ngca dim [flags] FILE
 
 Estimates how many dimensions of the data in FILE (read as by "ngca fit";
-"-" reads standard input) are non-Gaussian, by a forward search of
-bootstrap tests (ngca.EstimateDim, docs/dim.md): for k = 0, 1, ... it tests
-"exactly k non-Gaussian dimensions" and answers the first k not rejected.
-It writes to standard output one line per tested k: the statistic (the
-(k+1)-th eigenvalue of the tested estimator), its median over bootstrap
-data sets that have exactly k non-Gaussian dimensions, the p-value, the
-replicates run and the decision; then the answer. A progress bar is drawn
-on stderr when it is a terminal.
+"-" reads standard input) are non-Gaussian (ngca.EstimateDim,
+docs/dim.md). A projection pursuit finds directions one by one, each the
+most non-Gaussian outside those before it by a robust index of
+non-Gaussianity; "exactly k non-Gaussian dimensions" is tested by
+comparing the index of the most non-Gaussian direction outside the k
+strongest, and the largest index of a data column there, with their
+values on Gaussian data of the same size (the replicates). The answer is
+the k at which the tests turn from rejected to accepted; the search tests
+a few k (its guess from the indices and the k below, then up or down by
+bisection), not every k.
+
+It writes to standard output a line per test: k, the index of the next
+direction and its median over the replicates, the same for the columns,
+the p-value, the replicates run and the decision; then the answer, and a
+line that says whether the directions left are jointly Gaussian (a test
+of all their fourth moments at once). A progress bar is drawn on stderr
+when it is a terminal.
+
+Notes on stderr say when the rows are few for the columns (fewer than
+d², below which a weak signal in a direction that mixes the columns
+cannot be told from noise, so that the answer may be too small), when the
+directions left are not Gaussian (structure that no single direction
+showed), and when the answer is more than half of the d directions (M >
+d/2: NGCA's model, a few non-Gaussian directions in Gaussian noise, does
+not describe these data; the components are still ranked by how
+non-Gaussian they are).
 
 "ngca fit -dim auto" (and plot) runs the same test with the default
-settings and fits with the answer. When the answer is more than half of
-the d directions (M > d/2), a note on stderr says what that means: NGCA's
-model, a few non-Gaussian directions in Gaussian noise, does not describe
-these data; the components are still ranked by how non-Gaussian they are.
--sample N tests a random sample of N rows (see "ngca help fit").
+settings and fits with its answer. -sample N tests a random sample of N
+rows (see "ngca help fit").
 
 Examples:
   ngca dim data.csv
-  ngca dim -alpha 0.01 -bootstrap 99 -max-dim 4 data.csv
-  ngca dim -test wflsngca -label-col species iris.csv
+  ngca dim -alpha 0.01 -bootstrap 199 -max-dim 4 data.csv
+  ngca dim -label-col species iris.csv
 `
 
 func init() {
-	c := &command{name: "dim", summary: "estimate the number of non-Gaussian dimensions of a data file (bootstrap tests)", brief: dimBrief, run: runDim}
+	c := &command{name: "dim", summary: "estimate the number of non-Gaussian dimensions of a data file (Monte Carlo tests)", brief: dimBrief, run: runDim}
 	c.usage = dimDoc + flagHelp(newDimFlags(c).fs, []flagGroup{
 		{"Input", inputFlagNames(true)},
-		{"Test", []string{"test", "alpha", "bootstrap", "max-dim", "seed", "workers"}},
+		{"Test", []string{"alpha", "bootstrap", "max-dim", "seed", "workers"}},
 	})
 	register(c)
 }
@@ -54,7 +69,6 @@ func init() {
 type dimFlags struct {
 	fs        *flag.FlagSet
 	in        inputFlags
-	test      string
 	alpha     float64
 	bootstrap int
 	maxDim    int
@@ -62,15 +76,11 @@ type dimFlags struct {
 	workers   int
 }
 
-// dimTests are the estimators whose spectrum -test can name.
-var dimTests = map[string]ngca.DimMethod{"mipp": ngca.DimMIPP, "wflsngca": ngca.DimWFLSNGCA, "lsngca": ngca.DimLSNGCA}
-
 func newDimFlags(c *command) *dimFlags {
 	f := &dimFlags{fs: newFlags(c)}
 	f.in.register(f.fs, true)
-	f.fs.StringVar(&f.test, "test", "mipp", "`estimator` whose spectrum is tested: mipp (calibrated on any covariance; fast), wflsngca or lsngca (several times slower)")
 	f.fs.Float64Var(&f.alpha, "alpha", ngca.DefaultDimAlpha, "significance `level` of every test, between 0 and 1")
-	f.fs.IntVar(&f.bootstrap, "bootstrap", ngca.DefaultDimBootstrap, "`number` B of bootstrap replicates per test; B + 1 ≥ 1/alpha")
+	f.fs.IntVar(&f.bootstrap, "bootstrap", ngca.DefaultDimBootstrap, "`number` B of replicates (Gaussian data sets) per test; B + 1 ≥ 1/alpha")
 	f.fs.IntVar(&f.maxDim, "max-dim", 0, "largest dimension `M` to answer (0 = number of data columns − 1)")
 	f.fs.Uint64Var(&f.seed, "seed", 1, "random `seed`: the test's Src is rand.NewPCG(seed, 0), -sample's rand.NewPCG(seed, 2)")
 	f.fs.IntVar(&f.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
@@ -88,10 +98,7 @@ func runDim(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	method, ok := dimTests[strings.ToLower(f.test)]
 	switch {
-	case !ok:
-		return fmt.Errorf("%w: -test %q: want mipp, wflsngca or lsngca", errUsage, f.test)
 	case !(f.alpha > 0 && f.alpha < 1):
 		return fmt.Errorf("%w: -alpha %v: need 0 < alpha < 1", errUsage, f.alpha)
 	case f.bootstrap < 1 || float64(f.bootstrap+1)*f.alpha < 1:
@@ -113,16 +120,17 @@ func runDim(ctx context.Context, e *env, args []string) error {
 	if _, d := t.X.Dims(); f.maxDim >= d {
 		return fmt.Errorf("-max-dim %d is out of range: %s has %s, so -max-dim must be between 1 and %d", f.maxDim, name, countNoun(d, "data column"), d-1)
 	}
-	rep, err := estimateDim(ctx, e, t, name, ngca.DimOptions{Method: method, Alpha: f.alpha, Bootstrap: f.bootstrap, MaxDim: f.maxDim,
+	rep, err := estimateDim(ctx, e, t, name, ngca.DimOptions{Alpha: f.alpha, Bootstrap: f.bootstrap, MaxDim: f.maxDim,
 		Src: rand.NewPCG(f.seed, seedStream), Workers: f.workers})
 	if err != nil {
 		return err
 	}
-	if err := writeDimTable(e.stdout, rep); err != nil {
+	n, d := t.X.Dims()
+	if err := writeDimTable(e.stdout, rep, d); err != nil {
 		return err
 	}
-	if _, d := t.X.Dims(); modelNote(rep.Dim, d, atMost(rep) != "") != "" {
-		fmt.Fprintln(e.stderr, modelNote(rep.Dim, d, atMost(rep) != ""))
+	for _, note := range dimNotes(rep, n, d) {
+		e.notef("%s", note)
 	}
 	return nil
 }
@@ -146,17 +154,24 @@ func estimateDim(ctx context.Context, e *env, t *dataio.Table, name string, opts
 	return rep, nil
 }
 
-// writeDimTable writes the tests of rep as a table and the answer.
-func writeDimTable(w io.Writer, rep *ngca.DimReport) error {
+// writeDimTable writes the tests of rep as a table, the answer and the
+// test of the directions left (of d).
+func writeDimTable(w io.Writer, rep *ngca.DimReport, d int) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "k\tstatistic\tnull median\tp-value\treplicates\tdecision")
+	fmt.Fprintln(tw, "k\tindex\tnull median\tcolumns\tnull median\tp-value\treplicates\tdecision")
 	for _, t := range rep.Tests {
-		fmt.Fprintf(tw, "%d\t%.4g\t%.4g\t%.3f\t%d\t%s\n", t.K, t.Statistic, t.Null, t.PValue, t.Replicates, decision(t))
+		fmt.Fprintf(tw, "%d\t%.4g\t%.4g\t%.4g\t%.4g\t%.3f\t%d\t%s\n", t.K, t.Statistic, t.Null, t.Columns, t.ColumnsNull, t.PValue, t.Replicates, decision(t))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "dim = %d%s (α = %g, B = %d; spectrum of %s: %s)\n", rep.Dim, atMost(rep), rep.Alpha, rep.Bootstrap, rep.Method, rep.Settings)
+	r := rep.Remainder
+	verdict := "jointly Gaussian by their fourth moments"
+	if r.Rejected {
+		verdict = "not jointly Gaussian by their fourth moments"
+	}
+	_, err := fmt.Fprintf(w, "dim = %d%s (α = %g, B = %d; %s)\nthe other %s: %s (p = %.3f)\n",
+		rep.Dim, atMost(rep), rep.Alpha, rep.Bootstrap, rep.Settings, countNoun(d-rep.Dim, "direction"), verdict, r.PValue)
 	return err
 }
 
@@ -169,48 +184,93 @@ func decision(t ngca.DimTest) string {
 
 // atMost notes an answer capped by MaxDim.
 func atMost(rep *ngca.DimReport) string {
-	if len(rep.Tests) > 0 && rep.Tests[len(rep.Tests)-1].Rejected {
-		return fmt.Sprintf(" or more (every k < %d was rejected)", rep.MaxDim)
+	if rep.Dim == rep.MaxDim {
+		return fmt.Sprintf(" or more (the test of %d was rejected)", rep.MaxDim-1)
 	}
 	return ""
+}
+
+// dimNotes says in words what a user of the answer should know: that the
+// rows are few for the d columns, that the directions left are not
+// Gaussian, or that most directions are non-Gaussian.
+func dimNotes(rep *ngca.DimReport, n, d int) []string {
+	var notes []string
+	rest := rep.Remainder
+	switch {
+	case rep.FewRows && rest.Rejected:
+		notes = append(notes, fmt.Sprintf("%s are few for %s: below about d² = %d rows a weak signal in a direction that mixes the columns "+
+			"cannot be told from noise, and the other %s are not jointly Gaussian (p = %.3g), so there is non-Gaussian structure beyond the %s found; "+
+			"more rows (or fewer columns) would resolve it", countNoun(n, "row"), countNoun(d, "column"), d*d, countNoun(d-rep.Dim, "direction"), rest.PValue, countNoun(rep.Dim, "direction")))
+	case rep.FewRows:
+		notes = append(notes, fmt.Sprintf("%s are few for %s: below about d² = %d rows a weak signal in a direction that mixes the columns "+
+			"cannot be told from noise, so there may be more non-Gaussian directions than the %d found; more rows (or fewer columns) would settle it",
+			countNoun(n, "row"), countNoun(d, "column"), d*d, rep.Dim))
+	case rest.Rejected:
+		notes = append(notes, fmt.Sprintf("the other %s are not jointly Gaussian (p = %.3g): there is non-Gaussian structure beyond the %s found, "+
+			"too weak or too spread out to stand out one direction at a time", countNoun(d-rep.Dim, "direction"), rest.PValue, countNoun(rep.Dim, "direction")))
+	}
+	if note := modelNote(rep.Dim, d, atMost(rep) != ""); note != "" {
+		notes = append(notes, note)
+	}
+	return notes
 }
 
 // errNoStructure reports data in which the test found no non-Gaussian
 // dimension, so that -dim auto has nothing to fit.
 var errNoStructure = errors.New("no non-Gaussian structure found")
 
+// errUnresolved reports data that are not Gaussian although the test
+// resolved no non-Gaussian direction, so that -dim auto has no M to fit.
+var errUnresolved = errors.New("no non-Gaussian direction resolved")
+
 // autoDim chooses -dim for fit and plot (-dim auto) by the default test,
-// prints the decision and its evidence on stderr and sets a.dim.
+// writes the decision on stderr (the tests under -v) and sets a.dim.
 func (a *fitArgs) autoDim(ctx context.Context, e *env, t *dataio.Table, name string) error {
-	if _, d := t.X.Dims(); d < 2 {
+	n, d := t.X.Dims()
+	if d < 2 {
 		return fmt.Errorf("%s has %s; NGCA needs at least 2", name, countNoun(d, "data column"))
 	}
 	rep, err := estimateDim(ctx, e, t, name, ngca.DimOptions{Src: rand.NewPCG(a.seed, seedStream), Workers: a.workers})
 	if err != nil {
 		return err
 	}
-	// The evidence: the first two tests and the last three (the
-	// decision), "ngca dim" prints them all.
 	var ev []string
-	for i, t := range rep.Tests {
-		if i == 2 && len(rep.Tests) > 5 {
-			ev = append(ev, fmt.Sprintf("… (%d more; ngca dim lists them)", len(rep.Tests)-5))
-		}
-		if i < 2 || i >= len(rep.Tests)-3 {
-			ev = append(ev, fmt.Sprintf("k=%d p=%.3f %s", t.K, t.PValue, decision(t)))
-		}
+	for _, t := range rep.Tests {
+		ev = append(ev, fmt.Sprintf("k=%d p=%.3f %s", t.K, t.PValue, decision(t)))
 	}
-	evidence := fmt.Sprintf("bootstrap tests on %s's spectrum, α = %g, B = %d: %s", rep.Method, rep.Alpha, rep.Bootstrap, strings.Join(ev, ", "))
+	rest := "look"
+	if rep.Remainder.Rejected {
+		rest = "are not"
+	}
+	evidence := fmt.Sprintf("tests of k non-Gaussian directions, α = %g, B = %d: %s; the other %s %s Gaussian (p = %.3f)",
+		rep.Alpha, rep.Bootstrap, strings.Join(ev, ", "), countNoun(d-rep.Dim, "direction"), rest, rep.Remainder.PValue)
 	if rep.Dim == 0 {
+		switch {
+		case rep.Remainder.Rejected:
+			return fmt.Errorf("-dim auto: %w in %s: no single direction stands out, but the data are not Gaussian (p = %.3g); %s (set -dim to fit anyway)",
+				errUnresolved, name, rep.Remainder.PValue, fewRowsAdvice(rep, n, d))
+		case rep.FewRows:
+			return fmt.Errorf("-dim auto: %w in %s (%s); but %s are few for %s, so weak structure may have gone unseen: about d² = %d rows would show it (set -dim to fit anyway)",
+				errNoStructure, name, evidence, countNoun(n, "row"), countNoun(d, "column"), d*d)
+		}
 		return fmt.Errorf("-dim auto: %w in %s (%s); the data look Gaussian, so there is nothing to fit (set -dim to fit anyway)", errNoStructure, name, evidence)
 	}
-	fmt.Fprintf(e.stderr, "ngca: -dim auto: M = %d%s (%s)\n", rep.Dim, atMost(rep), evidence)
+	e.notef("-dim auto: M = %d%s: the test found %s", rep.Dim, atMost(rep), countNoun(rep.Dim, "non-Gaussian direction"))
+	e.detailf("%s", evidence)
 	a.dim = rep.Dim
-	if _, d := t.X.Dims(); modelNote(rep.Dim, d, atMost(rep) != "") != "" {
-		fmt.Fprintln(e.stderr, modelNote(rep.Dim, d, atMost(rep) != ""))
-		a.modelNoted = true
+	for _, note := range dimNotes(rep, n, d) {
+		e.notef("%s", note)
 	}
+	a.modelNoted = modelNote(rep.Dim, d, atMost(rep) != "") != ""
 	return nil
+}
+
+// fewRowsAdvice says what may resolve structure the test could not.
+func fewRowsAdvice(rep *ngca.DimReport, n, d int) string {
+	if rep.FewRows {
+		return fmt.Sprintf("%s are few for %s, and about d² = %d rows would resolve weak directions", countNoun(n, "row"), countNoun(d, "column"), d*d)
+	}
+	return "the structure is too weak or too spread out to stand out one direction at a time"
 }
 
 // separationWarning returns a one-line warning when the fitted subspace is
@@ -247,6 +307,6 @@ func modelNote(dim, d int, capped bool) string {
 	if capped {
 		more = " or more"
 	}
-	return fmt.Sprintf("note: the test finds %d%s of the %d directions non-Gaussian, more than half: NGCA's model, a few non-Gaussian "+
+	return fmt.Sprintf("the test finds %d%s of the %d directions non-Gaussian, more than half: NGCA's model, a few non-Gaussian "+
 		"directions in Gaussian noise, does not describe these data; the components are still ranked by how non-Gaussian they are", dim, more, d)
 }

@@ -55,15 +55,22 @@ func (c Data) Sample(src rand.Source) (x, truth *mat.Dense, err error) {
 		}
 	}
 	if c.Rotate {
-		r := ngcatest.RandomRotation(rng, d)
-		var xr mat.Dense
-		xr.Mul(x, r.T())
-		x = &xr
-		if truth != nil {
-			var tr mat.Dense
-			tr.Mul(r, truth)
-			truth = &tr
-		}
+		x, truth = turn(rng, x, truth)
 	}
 	return x, truth, nil
+}
+
+// turn turns the rows of x (and the truth, a basis, if not nil) by a
+// random rotation drawn from rng.
+func turn(rng *rand.Rand, x, truth *mat.Dense) (*mat.Dense, *mat.Dense) {
+	_, d := x.Dims()
+	r := ngcatest.RandomRotation(rng, d)
+	var xr mat.Dense
+	xr.Mul(x, r.T())
+	if truth == nil {
+		return &xr, nil
+	}
+	var tr mat.Dense
+	tr.Mul(r, truth)
+	return &xr, &tr
 }

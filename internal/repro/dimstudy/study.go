@@ -101,9 +101,6 @@ func Run(ctx context.Context, c Config) error {
 	if err := c.defaults(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return err
-	}
 	var jobs []job
 	var weights []float64
 	for i, n := range c.Ns {
@@ -116,15 +113,40 @@ func Run(ctx context.Context, c Config) error {
 			}
 		}
 	}
+	return runStudy(ctx, study[Row]{out: c.Out, name: "dim", label: "dim study", workers: c.Workers, progress: c.Progress,
+		weights: weights, header: header, record: Row.record, markdown: c.markdown,
+		do: func(ctx context.Context, i int) ([]Row, error) { return c.runJob(ctx, jobs[i]) }})
+}
+
+// study is what runStudy needs of a study: where and under what name to
+// write its name.csv and name.md, its jobs' costs and how to run them,
+// and how to write its rows and summarise them.
+type study[R any] struct {
+	out, name, label string
+	workers          int
+	progress         io.Writer
+	weights          []float64
+	header           []string
+	record           func(R) []string
+	markdown         func([]R) string
+	do               func(ctx context.Context, i int) ([]R, error)
+}
+
+// runStudy runs the jobs of st, appending their rows to name.csv as they
+// finish, then writes name.md; on cancellation both are written from the
+// finished jobs.
+func runStudy[R any](ctx context.Context, st study[R]) error {
+	if err := os.MkdirAll(st.out, 0o755); err != nil {
+		return err
+	}
 	rows, runErr := repro.RunLogged(ctx,
-		repro.Jobs{N: len(jobs), Workers: c.Workers, Weights: weights, Progress: c.Progress, Label: "dim study"},
-		repro.Table[Row]{Path: filepath.Join(c.Out, "dim.csv"), Header: header, Record: Row.record},
-		func(ctx context.Context, i int) ([]Row, error) { return c.runJob(ctx, jobs[i]) })
+		repro.Jobs{N: len(st.weights), Workers: st.workers, Weights: st.weights, Progress: st.progress, Label: st.label},
+		repro.Table[R]{Path: filepath.Join(st.out, st.name+".csv"), Header: st.header, Record: st.record}, st.do)
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return runErr
 	}
-	md := c.markdown(rows)
-	if err := atomicfile.Write(filepath.Join(c.Out, "dim.md"), 0o666, func(w io.Writer) error {
+	md := st.markdown(rows)
+	if err := atomicfile.Write(filepath.Join(st.out, st.name+".md"), 0o666, func(w io.Writer) error {
 		_, err := io.WriteString(w, md)
 		return err
 	}); err != nil {
@@ -166,7 +188,7 @@ func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
 // type-I error on Gaussian data and the median time.
 func (c *Config) markdown(rows []Row) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Dimension test study\n\nngca.EstimateDim with its defaults (MIPP spectrum, α = 0.05, B = 39), d = %d, one core per data set.\n", c.D)
+	fmt.Fprintf(&b, "# Dimension test study\n\nngca.EstimateDim with its defaults (α = 0.05, B = 39), d = %d, one core per data set.\n", c.D)
 	for _, n := range c.Ns {
 		var nr []Row
 		for _, r := range rows {

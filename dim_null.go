@@ -1,0 +1,298 @@
+package ngca
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// dimRun is the test of one hypothesis "k non-Gaussian dimensions": the
+// data's statistics there and the replicates run so far, in order.
+type dimRun struct {
+	k     int
+	cols  *mat.Dense // the columns' directions outside the k directions
+	data  pursuit
+	seeds [][2]uint64
+	reps  []pursuit // index, columns and frob of each replicate (u unset)
+	test  *DimTest  // the search's decision, once made
+}
+
+// test runs (or resumes) the test of k, stopping early unless full, and
+// records it as a decision of the search.
+func (s *dimSearch) test(ctx context.Context, k int, full bool) (DimTest, error) {
+	r, err := s.dimRun(ctx, k)
+	if err != nil {
+		return DimTest{}, err
+	}
+	s.pr.progress.begin(fmt.Sprintf("k=%d", k))
+	if err := s.replicate(ctx, r, s.opts.Bootstrap, !full); err != nil {
+		return DimTest{}, err
+	}
+	t := r.decide(s.opts.Alpha, s.opts.Bootstrap)
+	r.test = &t
+	return t, nil
+}
+
+// remainder tests the d − k directions left after the first k by the
+// Frobenius norm of FOBI's matrix, with all B replicates: those the test of
+// k ran, and the rest drawn from the same seeds, of which only FOBI's
+// matrix is needed.
+func (s *dimSearch) remainder(ctx context.Context, k int) (DimTest, error) {
+	r, err := s.dimRun(ctx, k)
+	if err != nil {
+		return DimTest{}, err
+	}
+	B := s.opts.Bootstrap
+	s.pr.progress.begin("rest")
+	s.pr.progress.report(len(r.reps), B)
+	frobs := make([]float64, 0, B)
+	for _, p := range r.reps {
+		frobs = append(frobs, p.frob)
+	}
+	if len(frobs) < B {
+		err := s.replicates(ctx, r, len(frobs), B, func(z *mat.Dense) pursuit {
+			_, f := fobi(z)
+			return pursuit{frob: f}
+		}, func(p pursuit) bool {
+			frobs = append(frobs, p.frob)
+			s.pr.progress.report(len(frobs), B)
+			return false
+		}, s.pr.d-k)
+		if err != nil {
+			return DimTest{}, err
+		}
+	}
+	t := DimTest{K: k, Statistic: r.data.frob, Replicates: len(frobs), Null: median(frobs)}
+	for _, f := range frobs {
+		if f >= r.data.frob {
+			t.Exceed++
+		}
+	}
+	t.PValue = float64(1+t.Exceed) / float64(len(frobs)+1)
+	t.Rejected = t.PValue <= s.opts.Alpha
+	return t, nil
+}
+
+// dimRun returns the run of k, starting it (the data's pursuit outside the
+// k most non-Gaussian directions found, and the replicates' seeds, drawn
+// from Src now) if needed.
+func (s *dimSearch) dimRun(ctx context.Context, k int) (*dimRun, error) {
+	if r, ok := s.runs[k]; ok {
+		return r, nil
+	}
+	y, cols, err := s.complement(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	r := &dimRun{k: k, cols: cols, seeds: make([][2]uint64, s.opts.Bootstrap)}
+	if k == 0 {
+		r.data = s.firstPursuit()
+	} else {
+		r.data = pursue(y, cols)
+	}
+	for i := range r.seeds {
+		r.seeds[i] = [2]uint64{s.pr.rng.Uint64(), s.pr.rng.Uint64()}
+	}
+	s.runs[k] = r
+	return r, nil
+}
+
+// replicate runs the replicates of r not run yet, in parallel, until
+// limit are done or, with early, the test can no longer reject. The stop
+// is decided in the replicates' order, so where it falls does not depend
+// on the workers; a replicate that started past it is discarded.
+func (s *dimSearch) replicate(ctx context.Context, r *dimRun, limit int, early bool) error {
+	start := len(r.reps)
+	s.pr.progress.report(start, limit)
+	if limit <= start || (early && r.stopped(s.opts.Alpha, s.opts.Bootstrap)) {
+		return nil
+	}
+	q, cols := s.pr.d-r.k, r.cols
+	return s.replicates(ctx, r, start, limit, func(z *mat.Dense) pursuit {
+		p := pursue(z, cols)
+		p.u = nil
+		return p
+	}, func(p pursuit) bool {
+		r.reps = append(r.reps, p)
+		s.pr.progress.report(len(r.reps), limit)
+		return early && r.stopped(s.opts.Alpha, s.opts.Bootstrap)
+	}, q)
+}
+
+// replicates computes stat on the data of replicates from, …, to − 1 of r
+// in parallel and hands the results to keep in order until keep returns
+// true.
+func (s *dimSearch) replicates(ctx context.Context, r *dimRun, from, to int, stat func(*mat.Dense) pursuit, keep func(pursuit) bool, q int) error {
+	todo := to - from
+	out := make([]pursuit, todo)
+	ready := make([]atomic.Bool, todo)
+	var stop atomic.Bool
+	next := 0
+	err := parallelFor(ctx, s.pr.workers, todo, func(_, i int) error {
+		if stop.Load() {
+			return nil
+		}
+		seed := r.seeds[from+i]
+		out[i] = stat(gaussianWhitened(rand.New(rand.NewPCG(seed[0], seed[1])), s.pr.n, q))
+		ready[i].Store(true)
+		return nil
+	}, func() {
+		for !stop.Load() && next < todo && ready[next].Load() {
+			if keep(out[next]) {
+				stop.Store(true)
+			}
+			next++
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("ngca: EstimateDim: replicates of k = %d: %w", r.k, err)
+	}
+	return nil
+}
+
+// exceed counts the replicates whose index and whose column statistic
+// reach the data's.
+func (r *dimRun) exceed() (index, columns int) {
+	for _, p := range r.reps {
+		if p.index >= r.data.index {
+			index++
+		}
+		if p.columns >= r.data.columns {
+			columns++
+		}
+	}
+	return index, columns
+}
+
+// stopped reports that both statistics have been reached by
+// h = ⌊α(B + 1)⌋ replicates: whatever the rest, the combined p-value will
+// then exceed α (the Besag–Clifford early stop).
+func (r *dimRun) stopped(alpha float64, B int) bool {
+	h := int(math.Floor(alpha * float64(B+1)))
+	i, c := r.exceed()
+	return i >= h && c >= h
+}
+
+// decide computes the test of r from its replicates: each statistic is
+// ranked among the data's and the replicates' values, each data set is
+// judged by the larger of its two ranks, ties broken by the smaller, and E
+// counts the replicates judged at least as extreme as the data (ties count
+// against the data). Under the hypothesis the data and the replicates are
+// exchangeable, so the test is exact; a data set extreme in one statistic
+// only is rejected at B = 39, α = 0.05 (p ≤ 2/40) and usually at B = 19.
+func (r *dimRun) decide(alpha float64, B int) DimTest {
+	b := len(r.reps)
+	index := make([]float64, b+1)
+	columns := make([]float64, b+1)
+	index[0], columns[0] = r.data.index, r.data.columns
+	for i, p := range r.reps {
+		index[i+1], columns[i+1] = p.index, p.columns
+	}
+	// A value's rank is 1 + the number of values below it, so that ties
+	// share the lowest rank: a statistic equal in every set (no column
+	// left to test) ranks nothing above anything.
+	rank := func(v []float64, x float64) int {
+		n := 1
+		for _, w := range v {
+			if w < x {
+				n++
+			}
+		}
+		return n
+	}
+	ranks := func(i int) (hi, lo int) {
+		a, c := rank(index, index[i]), rank(columns, columns[i])
+		return max(a, c), min(a, c)
+	}
+	t := DimTest{K: r.k, Statistic: r.data.index, Columns: r.data.columns, Replicates: b,
+		Null: median(index[1:]), ColumnsNull: median(columns[1:])}
+	hi, lo := ranks(0)
+	for i := 1; i <= b; i++ {
+		if h, l := ranks(i); h > hi || (h == hi && l >= lo) {
+			t.Exceed++
+		}
+	}
+	t.PValue = float64(1+t.Exceed) / float64(B+1)
+	if b < B {
+		t.PValue = math.Max(t.PValue, float64(t.Exceed)/float64(b))
+	}
+	t.Rejected = t.PValue <= alpha
+	return t
+}
+
+// gaussianWhitened draws n rows of q independent N(0, 1) columns from rng
+// and whitens them (centred, sample covariance I with the 1/n
+// denominator, by the Cholesky factor). Whitened Gaussian data are
+// distributed alike whatever the whitening, up to a rotation that the
+// pursuit does not see, so these are the data of the null hypothesis.
+func gaussianWhitened(rng *rand.Rand, n, q int) *mat.Dense {
+	g := mat.NewDense(n, q, nil)
+	raw := g.RawMatrix().Data
+	for i := range raw {
+		raw[i] = rng.NormFloat64()
+	}
+	mean := make([]float64, q)
+	for i := 0; i < n; i++ {
+		for j, v := range g.RawRowView(i) {
+			mean[j] += v
+		}
+	}
+	for i := 0; i < n; i++ {
+		row := g.RawRowView(i)
+		for j := range row {
+			row[j] -= mean[j] / float64(n)
+		}
+	}
+	var cov mat.SymDense
+	cov.SymOuterK(1/float64(n), g.T())
+	var chol mat.Cholesky
+	if !chol.Factorize(&cov) {
+		// Not for n > q Gaussian rows (probability 0); a second draw is
+		// as good.
+		return gaussianWhitened(rng, n, q)
+	}
+	var u, inv mat.TriDense
+	chol.UTo(&u)
+	if err := inv.InverseTri(&u); err != nil {
+		return gaussianWhitened(rng, n, q)
+	}
+	var z mat.Dense
+	z.Mul(g, &inv)
+	return &z
+}
+
+// median returns the median of v (NaN if v is empty); v is not changed.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	w := slices.Clone(v)
+	slices.Sort(w)
+	h := len(w) / 2
+	if len(w)%2 == 1 {
+		return w[h]
+	}
+	return (w[h-1] + w[h]) / 2
+}
+
+// stdDev returns the standard deviation of v (n − 1 denominator; 0 for
+// fewer than 2 values).
+func stdDev(v []float64) float64 {
+	if len(v) < 2 {
+		return 0
+	}
+	var m, s float64
+	for _, x := range v {
+		m += x
+	}
+	m /= float64(len(v))
+	for _, x := range v {
+		s += (x - m) * (x - m)
+	}
+	return math.Sqrt(s / float64(len(v)-1))
+}
