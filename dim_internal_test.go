@@ -194,3 +194,38 @@ func correlation(a, b []float64) float64 {
 	}
 	return sab / math.Sqrt(saa*sbb)
 }
+
+// TestDimIndexPerRow pins the index per row, J/n, of one direction that
+// carries a signal of each family docs/dim.md tabulates (unit variance):
+// the sample's J grows as n times it.
+func TestDimIndexPerRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, c := range []struct {
+		name string
+		draw func() float64
+		want float64
+	}{
+		{"uniform", func() float64 { return math.Sqrt(3) * (2*rng.Float64() - 1) }, 0.129},
+		{"exponential", func() float64 { return rng.ExpFloat64() - 1 }, 0.539},
+		{"bimodal", func() float64 { return (math.Copysign(3, rng.Float64()-0.5) + rng.NormFloat64()) / math.Sqrt(10) }, 0.366},
+		{"t5", func() float64 {
+			var c float64
+			for range 5 {
+				g := rng.NormFloat64()
+				c += g * g
+			}
+			return rng.NormFloat64() / math.Sqrt(c/5) / math.Sqrt(5.0/3)
+		}, 0.104},
+		{"Laplace", func() float64 { return (rng.ExpFloat64() - rng.ExpFloat64()) / math.Sqrt2 }, 0.173},
+	} {
+		const n = 400000
+		y := mat.NewDense(n, 1, nil)
+		for i := 0; i < n; i++ {
+			y.Set(i, 0, c.draw())
+		}
+		got := dimIndex(standardised(y), nil, nil)[0] / n
+		if math.Abs(got-c.want) > 0.03*c.want {
+			t.Errorf("%s: J/n = %.4f, want %.3f", c.name, got, c.want)
+		}
+	}
+}

@@ -86,9 +86,16 @@ func pursue(y *mat.Dense, cols *mat.Dense) pursuit {
 			starts = append(starts, subspaceICA(y, &vecs, q-sup, q)...)
 		}
 	}
-	starts = append(starts, skewness(y))
+	if sk := skewness(y); floatsNorm(sk) > 0 {
+		starts = append(starts, sk) // 0 only for exactly symmetric data
+	}
 	colStarts := columnStarts(cols)
 	starts = append(starts, colStarts...)
+	if len(starts) == 0 {
+		e := make([]float64, q)
+		e[0] = 1
+		starts = append(starts, e)
+	}
 	u := mat.NewDense(q, len(starts), nil)
 	for j, s := range starts {
 		u.SetCol(j, s)

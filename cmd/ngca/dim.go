@@ -160,15 +160,19 @@ func writeDimTable(w io.Writer, rep *ngca.DimReport, d int) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "k\tindex\tnull median\tcolumns\tnull median\tp-value\treplicates\tdecision")
 	for _, t := range rep.Tests {
-		fmt.Fprintf(tw, "%d\t%.4g\t%.4g\t%.4g\t%.4g\t%.3f\t%d\t%s\n", t.K, t.Statistic, t.Null, t.Columns, t.ColumnsNull, t.PValue, t.Replicates, decision(t))
+		cols, colsNull := "-", "-" // no column left outside the k directions
+		if t.Columns > 0 || t.ColumnsNull > 0 {
+			cols, colsNull = fmt.Sprintf("%.4g", t.Columns), fmt.Sprintf("%.4g", t.ColumnsNull)
+		}
+		fmt.Fprintf(tw, "%d\t%.4g\t%.4g\t%s\t%s\t%.3f\t%d\t%s\n", t.K, t.Statistic, t.Null, cols, colsNull, t.PValue, t.Replicates, decision(t))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	r := rep.Remainder
-	verdict := "jointly Gaussian by their fourth moments"
+	verdict := agree(d-rep.Dim, "Gaussian by its", "jointly Gaussian by their") + " fourth moments"
 	if r.Rejected {
-		verdict = "not jointly Gaussian by their fourth moments"
+		verdict = "not " + verdict
 	}
 	_, err := fmt.Fprintf(w, "dim = %d%s (α = %g, B = %d; %s)\nthe other %s: %s (p = %.3f)\n",
 		rep.Dim, atMost(rep), rep.Alpha, rep.Bootstrap, rep.Settings, countNoun(d-rep.Dim, "direction"), verdict, r.PValue)
@@ -199,15 +203,17 @@ func dimNotes(rep *ngca.DimReport, n, d int) []string {
 	switch {
 	case rep.FewRows && rest.Rejected:
 		notes = append(notes, fmt.Sprintf("%s are few for %s: below about d² = %d rows a weak signal in a direction that mixes the columns "+
-			"cannot be told from noise, and the other %s are not jointly Gaussian (p = %.3g), so there is non-Gaussian structure beyond the %s found; "+
-			"more rows (or fewer columns) would resolve it", countNoun(n, "row"), countNoun(d, "column"), d*d, countNoun(d-rep.Dim, "direction"), rest.PValue, countNoun(rep.Dim, "direction")))
-	case rep.FewRows:
+			"cannot be told from noise, and the other %s %s not jointly Gaussian (p = %.3g), so there is non-Gaussian structure beyond the %s found; "+
+			"more rows (or fewer columns) would resolve it", countNoun(n, "row"), countNoun(d, "column"), d*d, countNoun(d-rep.Dim, "direction"),
+			agree(d-rep.Dim, "is", "are"), rest.PValue, countNoun(rep.Dim, "direction")))
+	case rep.FewRows && atMost(rep) == "":
 		notes = append(notes, fmt.Sprintf("%s are few for %s: below about d² = %d rows a weak signal in a direction that mixes the columns "+
 			"cannot be told from noise, so there may be more non-Gaussian directions than the %d found; more rows (or fewer columns) would settle it",
 			countNoun(n, "row"), countNoun(d, "column"), d*d, rep.Dim))
 	case rest.Rejected:
-		notes = append(notes, fmt.Sprintf("the other %s are not jointly Gaussian (p = %.3g): there is non-Gaussian structure beyond the %s found, "+
-			"too weak or too spread out to stand out one direction at a time", countNoun(d-rep.Dim, "direction"), rest.PValue, countNoun(rep.Dim, "direction")))
+		notes = append(notes, fmt.Sprintf("the other %s %s not jointly Gaussian (p = %.3g): there is non-Gaussian structure beyond the %s found, "+
+			"too weak or too spread out to stand out one direction at a time", countNoun(d-rep.Dim, "direction"), agree(d-rep.Dim, "is", "are"),
+			rest.PValue, countNoun(rep.Dim, "direction")))
 	}
 	if note := modelNote(rep.Dim, d, atMost(rep) != ""); note != "" {
 		notes = append(notes, note)
@@ -238,9 +244,9 @@ func (a *fitArgs) autoDim(ctx context.Context, e *env, t *dataio.Table, name str
 	for _, t := range rep.Tests {
 		ev = append(ev, fmt.Sprintf("k=%d p=%.3f %s", t.K, t.PValue, decision(t)))
 	}
-	rest := "look"
+	rest := agree(d-rep.Dim, "looks", "look")
 	if rep.Remainder.Rejected {
-		rest = "are not"
+		rest = agree(d-rep.Dim, "is not", "are not")
 	}
 	evidence := fmt.Sprintf("tests of k non-Gaussian directions, α = %g, B = %d: %s; the other %s %s Gaussian (p = %.3f)",
 		rep.Alpha, rep.Bootstrap, strings.Join(ev, ", "), countNoun(d-rep.Dim, "direction"), rest, rep.Remainder.PValue)

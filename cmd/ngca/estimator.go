@@ -109,7 +109,7 @@ func (a *fitArgs) register(fs *flag.FlagSet, dimUsage string) {
 		"The default, wflsngca-robust, is exact when the non-Gaussian subspace lies along the data's columns and never much worse "+
 		"than MIPP elsewhere; mipp is equivariant: as accurate whatever the orientation of the subspace. wflsngca and lsngca, "+
 		"the paper's methods, need the subspace along the data's columns (docs/orientation/orientation.md; \"Which estimator?\" in the README)")
-	fs.Var(dimValue{&a.dim, &a.auto}, "dim", dimUsage+`, or "auto" to choose M by the bootstrap test of "ngca dim"`)
+	fs.Var(dimValue{&a.dim, &a.auto}, "dim", dimUsage+`, or "auto" to choose M by the test of "ngca dim"`)
 	fs.Uint64Var(&a.seed, "seed", 1, "random `seed`: the estimator's Src is rand.NewPCG(seed, 0), so -seed 0 gives the library's default (Src nil); -sample draws from rand.NewPCG(seed, 2)")
 	fs.IntVar(&a.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
 	fs.BoolVar(&a.judge, "check", false, fmt.Sprintf("after the fit, judge it with ngca.Check (%d refits on three quarters of the rows, and for wflsngca, lsngca and wflsngca-robust a comparison with equivariant estimates; "+

@@ -89,8 +89,8 @@ SNGCA's iterations). Numbers have full precision; JSON has no Inf or NaN,
 so a non-finite number (a cross-validation score of +Inf, which marks a
 candidate whose solve failed) is the string "+Inf", "-Inf" or "NaN".
 
-With -dim auto, M is chosen by the bootstrap test of "ngca dim" (its
-decision and p-values go to stderr) before the fit. After the fit, a
+With -dim auto, M is chosen by the test of "ngca dim" (its decision
+goes to stderr, its p-values with -v) before the fit. After the fit, a
 warning goes to stderr when the M-th eigenvalue is less than 10 times the
 next (λM/λM+1 < 10, skipping exact zeros): the subspace is then weakly
 separated from the rest and may be unreliable. When the test finds more
