@@ -66,3 +66,28 @@ func TestDimCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestDimFewRows: below d² rows the command says that the rows are few,
+// and -dim auto does not call data Gaussian that the remainder test
+// finds are not (twenty turned uniform signals of 30 columns, 600 rows).
+func TestDimFewRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two tests of a 30-column file")
+	}
+	x, _, err := dimstudy.Wide{N: 600, D: 30, M: 20, Family: "uniform", Turned: true}.Sample(rand.NewPCG(0, 11))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := writeFile(t, t.TempDir(), "few.csv", matrixCSV(x))
+	r := ngcaRun(t, "", "dim", path).mustSucceed(t, "dim", path)
+	if !strings.Contains(r.stdout, "dim = 0 (") || !strings.Contains(r.stdout, "the other 30 directions: not jointly Gaussian") ||
+		!strings.Contains(r.stderr, "note: 600 rows are few for 30 columns: below about d² = 900 rows") ||
+		!strings.Contains(r.stderr, "non-Gaussian structure beyond the 0 directions found") {
+		t.Errorf("ngca dim: stdout\n%s\nstderr\n%s", r.stdout, r.stderr)
+	}
+	r = ngcaRun(t, "", "fit", "-dim", "auto", path)
+	if r.code != 1 || !strings.Contains(r.stderr, "no non-Gaussian direction resolved") || !strings.Contains(r.stderr, "the data are not Gaussian") ||
+		!strings.Contains(r.stderr, "600 rows are few for 30 columns") || strings.Contains(r.stderr, "look Gaussian") {
+		t.Errorf("fit -dim auto: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

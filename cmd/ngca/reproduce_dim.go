@@ -102,11 +102,13 @@ func init() {
 
 Runs the wide blocks of the study behind docs/dim.md: ngca.EstimateDim
 with its defaults on seeded data sets of d columns (-d), n = r·d² rows
-for each r of -rows, whose first m columns are non-Gaussian (m of -m:
+for each r of -rows (or the n of -n), whose first m columns are
+non-Gaussian (m of -m:
 fractions of d below 1, counts from 1) and the rest N(0, 1), aligned (the
 signals are columns) and turned (a random rotation of all columns). The
 signals are of each family of -families: uniform, exponential, bimodal,
-t5 (Student's t, 5 degrees of freedom) or mixed (the four in turn);
+t5 (Student's t, 5 degrees of freedom), mixed (the four in turn) or
+mixed3 (uniform, exponential and bimodal in turn);
 m = 0 is Gaussian data, for the type-I error. It writes into -out:
   wide.csv  one row per data set: d, n, m, family, setting, seed, the m
             found, whether the rows were few (n < d²), the p-value of the
@@ -131,8 +133,9 @@ func runDimWideStudy(ctx context.Context, e *env, args []string) error {
 	out := fs.String("out", "results/dim-wide", "output directory")
 	ds := fs.String("d", "20,40,60", "numbers of columns")
 	rows := fs.String("rows", "1", "rows as multiples of d²")
+	ns := fs.String("n", "", "rows as counts, for every d (instead of -rows)")
 	ms := fs.String("m", "0,1,2,0.25,0.5", "true dimensions: fractions of d (below 1) or counts")
-	fams := fs.String("families", strings.Join(dimstudy.Families, ","), "signal families: "+strings.Join(dimstudy.Families, ", "))
+	fams := fs.String("families", strings.Join(dimstudy.Families[:5], ","), "signal families: "+strings.Join(dimstudy.Families, ", "))
 	seeds := fs.Int("seeds", 3, "data sets per cell")
 	seed := fs.Uint64("seed", 1, "random seed")
 	workers := fs.Int("workers", 0, "data sets at once (0 = all CPUs)")
@@ -149,6 +152,11 @@ func runDimWideStudy(ctx context.Context, e *env, args []string) error {
 	}
 	if cfg.Rows, err = floatList("-rows", *rows); err != nil {
 		return err
+	}
+	if *ns != "" {
+		if cfg.Ns, err = intList("-n", *ns); err != nil {
+			return err
+		}
 	}
 	if cfg.Ms, err = floatList("-m", *ms); err != nil {
 		return err

@@ -22,9 +22,10 @@ import (
 // variance: uniform (sub-Gaussian, excess kurtosis −1.2), exponential
 // (skewed, skewness 2), bimodal (½N(3, 1) + ½N(−3, 1) scaled, excess
 // kurtosis −1.62), t5 (Student's t with 5 degrees of freedom,
-// heavy-tailed, excess kurtosis 6) and mixed (the four in turn, column by
-// column).
-var Families = []string{"uniform", "exponential", "bimodal", "t5", "mixed"}
+// heavy-tailed, excess kurtosis 6), mixed (the four in turn, column by
+// column) and mixed3 (uniform, exponential and bimodal in turn, the data
+// of the issue that motivated the study).
+var Families = []string{"uniform", "exponential", "bimodal", "t5", "mixed", "mixed3"}
 
 // Wide describes a wide data set: N rows of D independent columns, the
 // first M of Family, the rest N(0, 1); with Turned, turned by a random
@@ -42,9 +43,13 @@ func (w Wide) Sample(src rand.Source) (x, truth *mat.Dense, err error) {
 		return nil, nil, fmt.Errorf("dimstudy: N = %d, D = %d, M = %d: need 0 ≤ M < D < N", w.N, w.D, w.M)
 	}
 	fams := []string{w.Family}
-	if w.Family == "mixed" {
+	switch w.Family {
+	case "mixed":
 		fams = Families[:4]
-	} else if !slices.Contains(Families, w.Family) && w.M > 0 {
+	case "mixed3":
+		fams = Families[:3]
+	}
+	if !slices.Contains(Families, w.Family) && w.M > 0 {
 		return nil, nil, fmt.Errorf("dimstudy: unknown family %q (want one of %s)", w.Family, strings.Join(Families, ", "))
 	}
 	rng := rand.New(src)
@@ -94,8 +99,9 @@ func signal(rng *rand.Rand, family string) float64 {
 type WideConfig struct {
 	Ds       []int     // columns; nil: 20, 40, 60
 	Rows     []float64 // rows as multiples of d²; nil: 1
+	Ns       []int     // if not nil, rows as counts (instead of Rows)
 	Ms       []float64 // true dimensions as fractions of d (rounded, at least 1 if positive) or, ≥ 1, counts; nil: 0, 1, 2, ¼, ½
-	Families []string  // nil: Families
+	Families []string  // nil: the first five of Families (not mixed3)
 	Seeds    int       // data sets per cell; 0: 3
 	Seed     uint64
 	Workers  int // data sets at once, one core each; 0: GOMAXPROCS
@@ -142,7 +148,7 @@ func (c *WideConfig) defaults() error {
 		c.Ms = []float64{0, 1, 2, 0.25, 0.5}
 	}
 	if c.Families == nil {
-		c.Families = Families
+		c.Families = Families[:5]
 	}
 	if c.Seeds == 0 {
 		c.Seeds = 3
@@ -156,6 +162,18 @@ func (c *WideConfig) defaults() error {
 		}
 	}
 	return nil
+}
+
+// sizes returns the row counts of d columns: c.Ns, or c.Rows times d².
+func (c *WideConfig) sizes(d int) []int {
+	if c.Ns != nil {
+		return c.Ns
+	}
+	var ns []int
+	for _, mult := range c.Rows {
+		ns = append(ns, int(math.Round(mult*float64(d*d))))
+	}
+	return ns
 }
 
 // wideMs returns the distinct true dimensions of c.Ms for d columns,
@@ -185,8 +203,7 @@ func RunWide(ctx context.Context, c WideConfig) error {
 	var jobs []wideJob
 	var weights []float64
 	for _, d := range c.Ds {
-		for _, mult := range c.Rows {
-			n := int(math.Round(mult * float64(d*d)))
+		for _, n := range c.sizes(d) {
 			for _, turned := range []bool{false, true} {
 				for _, m := range c.wideMs(d) {
 					fams := c.Families
@@ -254,8 +271,7 @@ func (c *WideConfig) markdown(rows []WideRow) string {
 	b.WriteString("# Wide dimension study\n\nngca.EstimateDim with its defaults (α = 0.05, B = 39), one core per data set. " +
 		"A cell is right/data sets, followed by the wrong answers in brackets; `+` marks an answer whose test of the directions left rejected.\n")
 	for _, d := range c.Ds {
-		for _, mult := range c.Rows {
-			n := int(math.Round(mult * float64(d*d)))
+		for _, n := range c.sizes(d) {
 			var sub []WideRow
 			for _, r := range rows {
 				if r.D == d && r.N == n {
@@ -266,7 +282,7 @@ func (c *WideConfig) markdown(rows []WideRow) string {
 				continue
 			}
 			ms := c.wideMs(d)
-			fmt.Fprintf(&b, "\n## d = %d, n = %d (%g·d²)\n\n| family | setting |", d, n, mult)
+			fmt.Fprintf(&b, "\n## d = %d, n = %d (%.3g·d²)\n\n| family | setting |", d, n, float64(n)/float64(d*d))
 			for _, m := range ms {
 				fmt.Fprintf(&b, " m = %d |", m)
 			}
