@@ -42,10 +42,10 @@ type DimOptions struct {
 	// any value.
 	Workers int
 	// Progress, if not nil, is called from the goroutine that called
-	// EstimateDim: Stage "pilot" for the first replicates, then "k=2",
-	// "k=1", … for each test, in the order run, and "rest" for the test
-	// of the remainder, with Done and Total counting replicates. Steps
-	// bounds the number of stages; the search usually needs fewer.
+	// EstimateDim: Stage "k=0", "k=3", "k=2", … for each test, in the
+	// order run, and "rest" for the test of the remainder, with Done and
+	// Total counting replicates. Steps bounds the number of stages; the
+	// search usually needs fewer.
 	Progress func(Progress)
 }
 
@@ -182,7 +182,7 @@ type DimTest struct {
 // the d − Dim directions left by FOBI's matrix as a whole.
 //
 // The cost is one pursuit per direction found and per replicate, each
-// O(n·q²) for q columns left: about Dim + 3 pursuits of the data and two
+// O(n·q²) for q columns left: about Dim + 5 pursuits of the data and three
 // to a few tests of B replicates (fewer for accepted tests); see
 // docs/dim.md for calibration, power and timings. Errors wrap ErrShape,
 // ErrDim (d < 2 or MaxDim out of range), ErrSamples (n ≤ d),
@@ -257,7 +257,7 @@ func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearc
 }
 
 // dimSearchBound bounds the stages of the search for 0 ≤ Dim ≤ maxDim:
-// the pilot, the guess and the k below it, ⌈log₂⌉ probes up and as many
+// k = 0, the guess and the k below it, ⌈log₂⌉ probes up and as many
 // bisection steps.
 func dimSearchBound(maxDim int) int {
 	return 3 + 2*bits.Len(uint(maxDim))
@@ -310,15 +310,13 @@ func (s *dimSearch) run(ctx context.Context) (*DimReport, error) {
 }
 
 // search finds a k whose test is accepted while that of k − 1 is rejected
-// (or MaxDim when the test of MaxDim − 1 is rejected). It keeps lo ≤ Dim ≤
-// hi, with the test of lo − 1 rejected and that of hi accepted: it probes
-// the guess and the k below it, gallops up from lo (lo, lo + 1, lo + 3, …)
-// while no test above has been accepted, then bisects.
+// (or MaxDim when the test of MaxDim − 1 is rejected). It tests k = 0
+// first, so that data are called non-Gaussian only by the exact test; then
+// it keeps lo ≤ Dim ≤ hi, with the test of lo − 1 rejected and that of hi
+// accepted: it probes the guess and the k below it, gallops up from lo
+// (lo, lo + 1, lo + 3, …) while no test above has been accepted, then
+// bisects.
 func (s *dimSearch) search(ctx context.Context) (int, error) {
-	guess, err := s.guess(ctx)
-	if err != nil {
-		return 0, err
-	}
 	lo, hi := 0, s.opts.MaxDim
 	probe := func(k int) error {
 		if k < lo || k >= hi {
@@ -334,6 +332,13 @@ func (s *dimSearch) search(ctx context.Context) (int, error) {
 			hi = k
 		}
 		return nil
+	}
+	if err := probe(0); err != nil || hi == 0 {
+		return 0, err
+	}
+	guess, err := s.guess(ctx)
+	if err != nil {
+		return 0, err
 	}
 	if err := probe(guess); err != nil {
 		return 0, err
@@ -354,30 +359,21 @@ func (s *dimSearch) search(ctx context.Context) (int, error) {
 	return lo, nil
 }
 
-// dimPilot is the number of replicates of k = 0 whose medians and spreads
-// standardise the directions' scores, and dimGuessScore and dimGuessRun
-// the guess's threshold on the score and the number of directions below
-// it that end the guess.
+// dimGuessScore and dimGuessRun are the guess's threshold on the
+// directions' scores and the number of directions below it that end the
+// guess.
 const (
-	dimPilot      = 8
 	dimGuessScore = 3
 	dimGuessRun   = 5
 )
 
 // guess deflates the data until dimGuessRun directions in a row score
 // below dimGuessScore (their index lies less than that many spreads above
-// its median on Gaussian data, as the first dimPilot replicates of k = 0
-// give them) and returns the number of directions above it. It only orders the search's probes: a wrong
-// guess costs tests, not accuracy.
+// its median on Gaussian data, as the replicates of the test of k = 0 give
+// them) and returns the number of directions above it. It only orders the
+// search's probes: a wrong guess costs tests, not accuracy.
 func (s *dimSearch) guess(ctx context.Context) (int, error) {
-	r, err := s.dimRun(ctx, 0)
-	if err != nil {
-		return 0, err
-	}
-	s.pr.progress.begin("pilot")
-	if err := s.replicate(ctx, r, min(dimPilot, s.opts.Bootstrap), false); err != nil {
-		return 0, err
-	}
+	r := s.runs[0]
 	index := make([]float64, len(r.reps))
 	columns := make([]float64, len(r.reps))
 	for i, p := range r.reps {

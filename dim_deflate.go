@@ -18,7 +18,7 @@ import (
 type deflation struct {
 	// null and colNull are the median and spread of the index of the
 	// pursuit's best direction and of the best column on Gaussian data of
-	// all d columns (the pilot's replicates); the first pair grows about
+	// all d columns (the replicates of k = 0); the first pair grows about
 	// in proportion to the columns left, the second hardly changes.
 	null, colNull [2]float64
 	y, cols       *mat.Dense // the data and the columns' directions in the current complement

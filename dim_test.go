@@ -163,7 +163,7 @@ func TestEstimateDimWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(steps) == 0 || steps[0].Stage != "pilot" || steps[len(steps)-1].Stage != "rest" ||
+		if len(steps) == 0 || steps[0].Stage != "k=0" || steps[len(steps)-1].Stage != "rest" ||
 			steps[len(steps)-1].Done != rep.Bootstrap {
 			t.Errorf("workers %d: progress %+v", w, steps)
 		}
