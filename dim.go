@@ -322,7 +322,7 @@ func (s *dimSearch) search(ctx context.Context) (int, error) {
 		if k < lo || k >= hi {
 			return nil
 		}
-		t, err := s.test(ctx, k, false)
+		t, err := s.test(ctx, k)
 		if err != nil {
 			return err
 		}

@@ -22,15 +22,15 @@ type dimRun struct {
 	test  *DimTest  // the search's decision, once made
 }
 
-// test runs (or resumes) the test of k, stopping early unless full, and
-// records it as a decision of the search.
-func (s *dimSearch) test(ctx context.Context, k int, full bool) (DimTest, error) {
+// test runs (or resumes) the test of k, stopping early once it can no
+// longer reject, and records it as a decision of the search.
+func (s *dimSearch) test(ctx context.Context, k int) (DimTest, error) {
 	r, err := s.dimRun(ctx, k)
 	if err != nil {
 		return DimTest{}, err
 	}
 	s.pr.progress.begin(fmt.Sprintf("k=%d", k))
-	if err := s.replicate(ctx, r, s.opts.Bootstrap, !full); err != nil {
+	if err := s.replicate(ctx, r); err != nil {
 		return DimTest{}, err
 	}
 	t := r.decide(s.opts.Alpha, s.opts.Bootstrap)
@@ -102,25 +102,25 @@ func (s *dimSearch) dimRun(ctx context.Context, k int) (*dimRun, error) {
 	return r, nil
 }
 
-// replicate runs the replicates of r not run yet, in parallel, until
-// limit are done or, with early, the test can no longer reject. The stop
-// is decided in the replicates' order, so where it falls does not depend
-// on the workers; a replicate that started past it is discarded.
-func (s *dimSearch) replicate(ctx context.Context, r *dimRun, limit int, early bool) error {
-	start := len(r.reps)
-	s.pr.progress.report(start, limit)
-	if limit <= start || (early && r.stopped(s.opts.Alpha, s.opts.Bootstrap)) {
+// replicate runs the replicates of r not run yet, in parallel, until all B
+// are done or the test can no longer reject. The stop is decided in the
+// replicates' order, so where it falls does not depend on the workers; a
+// replicate that started past it is discarded.
+func (s *dimSearch) replicate(ctx context.Context, r *dimRun) error {
+	B, start := s.opts.Bootstrap, len(r.reps)
+	s.pr.progress.report(start, B)
+	if start >= B || r.stopped(s.opts.Alpha, B) {
 		return nil
 	}
 	q, cols := s.pr.d-r.k, r.cols
-	return s.replicates(ctx, r, start, limit, func(z *mat.Dense) pursuit {
+	return s.replicates(ctx, r, start, B, func(z *mat.Dense) pursuit {
 		p := pursue(z, cols)
 		p.u = nil
 		return p
 	}, func(p pursuit) bool {
 		r.reps = append(r.reps, p)
-		s.pr.progress.report(len(r.reps), limit)
-		return early && r.stopped(s.opts.Alpha, s.opts.Bootstrap)
+		s.pr.progress.report(len(r.reps), B)
+		return r.stopped(s.opts.Alpha, B)
 	}, q)
 }
 
