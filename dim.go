@@ -167,18 +167,20 @@ type DimTest struct {
 // source seeded from Src before the test, and the stop is decided in
 // their order, so the report is the same for any number of workers.
 //
-// The search deflates until five directions in a row stand less than
-// three spreads above their Gaussian median (the first 8 replicates of
-// k = 0 give median and spread) and guesses m as the number of directions
-// above; it tests the
-// guess and the k below it, gallops up from the last rejected k (k, k + 1,
-// k + 3, …) while no test above it is accepted, and bisects between the
-// last rejected and the first accepted k. Dim is a k whose test is
-// accepted while that of k − 1 was rejected (MaxDim if that of MaxDim − 1
-// was). The answer overshoots m only if a test at k ≥ m is rejected: at
-// k = m with probability α, above m with less (conservative tests), so
-// P(Dim > m) ≤ α plus those small rates; it undershoots where the pursuit
-// cannot resolve a signal (see DimReport.FewRows). Remainder then tests
+// The search tests k = 0 first: accepted, Dim = 0, so that Gaussian data
+// are called non-Gaussian with probability α exactly. Otherwise it
+// deflates until five directions in a row stand less than three spreads
+// above their Gaussian median (the replicates of k = 0 give median and
+// spread), guesses m as the number of directions above, tests the guess
+// and the k below it, gallops up from the last rejected k (k, k + 1,
+// k + 3, …) while no test above it is accepted, or down from the first
+// accepted k (k − 1, k − 2, k − 4, …) until one is rejected, and bisects
+// between the last rejected and the first accepted k. Dim is a k whose
+// test is accepted while that of k − 1 was rejected (MaxDim if that of
+// MaxDim − 1 was). The answer overshoots m only if a test at some k ≥ m
+// is rejected: at k = m with probability α, above m with less
+// (conservative tests); it undershoots where the pursuit cannot resolve a
+// signal (see DimReport.FewRows). Remainder then tests
 // the d − Dim directions left by FOBI's matrix as a whole.
 //
 // The cost is one pursuit per direction found and per replicate, each
@@ -314,7 +316,8 @@ func (s *dimSearch) run(ctx context.Context) (*DimReport, error) {
 // first, so that data are called non-Gaussian only by the exact test; then
 // it keeps lo ≤ Dim ≤ hi, with the test of lo − 1 rejected and that of hi
 // accepted: it probes the guess and the k below it, gallops up from lo
-// (lo, lo + 1, lo + 3, …) while no test above has been accepted, then
+// (lo, lo + 1, lo + 3, …) while no test above has been accepted, or else
+// down from hi (hi − 1, hi − 2, hi − 4, …) until one is rejected, then
 // bisects.
 func (s *dimSearch) search(ctx context.Context) (int, error) {
 	lo, hi := 0, s.opts.MaxDim
@@ -346,9 +349,23 @@ func (s *dimSearch) search(ctx context.Context) (int, error) {
 	if err := probe(guess - 1); err != nil {
 		return 0, err
 	}
-	for step := 1; lo < hi && hi == s.opts.MaxDim; step *= 2 {
-		if err := probe(min(lo+step-1, hi-1)); err != nil {
-			return 0, err
+	if hi == s.opts.MaxDim {
+		// Nothing accepted above the guess: gallop up.
+		for step := 1; lo < hi && hi == s.opts.MaxDim; step *= 2 {
+			if err := probe(min(lo+step-1, hi-1)); err != nil {
+				return 0, err
+			}
+		}
+	} else {
+		// The guess was too high: gallop down until a test is rejected.
+		for step, top := 1, hi; lo < hi; step *= 2 {
+			from := lo
+			if err := probe(max(top-step, lo)); err != nil {
+				return 0, err
+			}
+			if lo != from {
+				break
+			}
 		}
 	}
 	for lo < hi {
