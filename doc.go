@@ -74,9 +74,10 @@
 // Measured accuracy, cost and the commands that reproduce them are in the
 // repository's docs/ folder, not in this documentation.
 //
-// EstimateDim tests how many non-Gaussian dimensions the data have, and
-// Result.Separation says how clearly a fit's subspace stands out of its
-// spectrum.
+// EstimateDim tests how many non-Gaussian dimensions the data have (a
+// deflationary projection pursuit, each count tested against Gaussian
+// data), and Result.Separation says how clearly a fit's subspace stands out
+// of its spectrum.
 //
 // Check judges a fit without the truth: it refits the estimator to random
 // subsamples of three quarters of the rows and, for the estimators that depend on how the
