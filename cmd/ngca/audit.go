@@ -172,6 +172,9 @@ func readingNotes(e *env, t dataio.Table, name string) {
 			e.notef("column %d of %s holds row names (text under an empty header name), not data", t.RowNames, name)
 		}
 	}
+	if t.IntegerHeader {
+		e.notef("the first row of %s, the numbers 0, 1, 2, … in order, is read as its header (as pandas writes integer column names), not as data; give -header false to read it as data", name)
+	}
 	if t.ZeroBased {
 		e.notef("the feature indices of %s start at 0, as scikit-learn's dump_svmlight_file writes them: index 0 is read as feature 1, and -cols and -drop number the features from 1", name)
 	}

@@ -37,7 +37,7 @@ func TestLoadExports(t *testing.T) {
 		reason string // of the column left out, "" for none
 		note   string
 	}{
-		{"pandas-intcols-noindex.csv", dataio.Options{}, "", ""},
+		{"pandas-intcols-noindex.csv", dataio.Options{}, "", "note: the first row of pandas-intcols-noindex.csv, the numbers 0, 1, 2, … in order, is read as its header"},
 		{"pandas-intcols-index.csv", dataio.Options{}, "index", "note: left out column 1 of pandas-intcols-index.csv: an index that numbers the rows (0 to 29, as pandas' to_csv writes its index, with an empty header name)"},
 		{"pandas-index.csv", dataio.Options{}, "index", "0 to 29, as pandas' to_csv writes its index"},
 		{"pandas-index.tsv", dataio.Options{}, "index", "0 to 29, as pandas' to_csv writes its index"},
@@ -61,8 +61,12 @@ func TestLoadExports(t *testing.T) {
 		if tc.reason == "" && reasons != nil || tc.reason != "" && !slices.Equal(reasons, []string{tc.reason}) {
 			t.Errorf("%s: left out %v, want %q", tc.file, info.audit.leftOut, tc.reason)
 		}
-		if tc.note == "" && stderr != "" || !strings.Contains(stderr, tc.note) || strings.Count(stderr, "\n") > 1 {
-			t.Errorf("%s: stderr\n%s\nwant one line with %s", tc.file, stderr, tc.note)
+		lines := 1
+		if strings.HasPrefix(tc.file, "pandas-intcols-index") {
+			lines = 2 // and the integer header's note
+		}
+		if tc.note == "" && stderr != "" || !strings.Contains(stderr, tc.note) || strings.Count(stderr, "\n") > lines {
+			t.Errorf("%s: stderr\n%s\nwant %d line(s), one with %s", tc.file, stderr, lines, tc.note)
 		}
 	}
 

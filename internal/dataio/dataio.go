@@ -169,6 +169,9 @@ type Table struct {
 	ShortHeader bool
 	// ZeroBased reports a LIBSVM file read with feature indices from 0.
 	ZeroBased bool
+	// IntegerHeader reports a first row of the integers 0, 1, 2, … read as
+	// the header (as pandas writes integer column names), not as data.
+	IntegerHeader bool
 	// Compressed reports that the file was gzip-compressed.
 	Compressed bool
 	// KeptNames names the columns of Options.Keep: header names (empty

@@ -223,6 +223,9 @@ func TestIntegerHeader(t *testing.T) {
 		if tab.Header != (tc.names != nil) || !slices.Equal(tab.Names, tc.names) {
 			t.Errorf("%q: header %v, names %q; want %q", tc.data, tab.Header, tab.Names, tc.names)
 		}
+		if tab.IntegerHeader != (tc.names != nil) {
+			t.Errorf("%q: IntegerHeader %v, want %v", tc.data, tab.IntegerHeader, tc.names != nil)
+		}
 	}
 }
 

@@ -305,8 +305,11 @@ func (s *Scanner) startDelimited(br *bufio.Reader, f Format) error {
 		}
 		text1, num1 := classify(first, skip)
 		text2, _ := classify(second, skip) // 0 without a second row
-		if text1 > 0 && (text2 == 0 || num1 == 0 && text1 > text2) || integerHeader(first, second, hasSecond) {
+		switch {
+		case text1 > 0 && (text2 == 0 || num1 == 0 && text1 > text2):
 			header = HeaderYes
+		case integerHeader(first, second, hasSecond):
+			header, s.layout.IntegerHeader = HeaderYes, true
 		}
 	}
 	s.layout.Header = header == HeaderYes
