@@ -238,7 +238,7 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 			return res, fmt.Errorf("-outliers drop would leave %s of the %d rows of %s", countNoun(n-len(rows), "row"), n, name)
 		}
 		res.outlierRows = len(rows)
-		fmt.Fprintf(e.stderr, "ngca: -outliers drop: left out %d of the %s of %s (values far outside the rest of their column, or missing-value codes)\n", len(rows), countNoun(n, "row"), name)
+		e.notef("-outliers drop: left out %d of the %s of %s (values far outside the rest of their column, or missing-value codes)", len(rows), countNoun(n, "row"), name)
 		dropRows(t, rows)
 		// A column may hold one value once its outliers are gone.
 		var still []int

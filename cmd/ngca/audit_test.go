@@ -89,7 +89,7 @@ func TestAuditGrossValue(t *testing.T) {
 		if r, _ := tab.X.Dims(); r != n-1 || res.outlierRows != 1 || slices.Contains(tab.Lines, 59) || tab.X.At(57, 0) == 1e4 {
 			t.Errorf("seed %d: -outliers drop kept %d rows of %d, %d dropped", seed, r, n, res.outlierRows)
 		}
-		if !strings.Contains(stderr, "ngca: -outliers drop: left out 1 of the") {
+		if !strings.Contains(stderr, "note: -outliers drop: left out 1 of the") {
 			t.Errorf("seed %d: -outliers drop says\n%s", seed, stderr)
 		}
 	}
@@ -118,7 +118,8 @@ func TestAuditMissingCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	notes := lines(stderr, "note:")
-	if len(notes) != 1 || !strings.Contains(notes[0], `-999 in column 1 ("age") (4 rows, lines 5, 19, 202, …)`) ||
+	if len(notes) != 2 || !strings.Contains(notes[1], "-outliers drop: left out 5 of the 400 rows") ||
+		!strings.Contains(notes[0], `-999 in column 1 ("age") (4 rows, lines 5, 19, 202, …)`) ||
 		!strings.Contains(notes[0], `9999999 in column 2 ("income") (1 row, line 11)`) || !strings.Contains(notes[0], "common codes for a missing value") {
 		t.Errorf("notes:\n%s", stderr)
 	}

@@ -157,11 +157,11 @@ func loadTable(ctx context.Context, e *env, path string, opt dataio.Options, fl 
 	t.Dropped = s.Dropped()
 	t.X = mat.NewDense(len(vals)/len(t.Fields), len(t.Fields), vals)
 	if info.dropped > 0 {
-		fmt.Fprintf(e.stderr, "ngca: -missing drop: left out %d of the %s of %s (a missing value in a selected column or the label)\n",
+		e.notef("-missing drop: left out %d of the %s of %s (a missing value in a selected column or the label)",
 			info.dropped, countNoun(info.rows+info.dropped, "row"), name)
 	}
 	if sample > 0 && sample < info.rows {
-		fmt.Fprintf(e.stderr, "ngca: -sample: using %d of the %d rows of %s, drawn at random (-seed %d)\n", sample, info.rows, name, seed)
+		e.notef("-sample: using %d of the %d rows of %s, drawn at random (-seed %d)", sample, info.rows, name, seed)
 	}
 	if info.audit, err = auditTable(e, &t, name, fl); err != nil {
 		return nil, info, err

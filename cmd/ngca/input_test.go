@@ -114,7 +114,7 @@ func TestMissingDrop(t *testing.T) {
 	if j["rows_dropped"] != 3.0 || j["n"] != 397.0 {
 		t.Errorf("rows_dropped %v, n %v; want 3, 397", j["rows_dropped"], j["n"])
 	}
-	if want := "ngca: -missing drop: left out 3 of the 400 rows of " + data; !strings.Contains(r.stderr, want) {
+	if want := "note: -missing drop: left out 3 of the 400 rows of " + data; !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr %q, want %q", r.stderr, want)
 	}
 	// Only the selected columns count: without x5, row 20 stays.
@@ -187,7 +187,7 @@ func TestFitSample(t *testing.T) {
 	if j["n"] != 150.0 || j["sample"] != 150.0 || j["rows_read"] != 400.0 {
 		t.Errorf("n %v, sample %v, rows_read %v; want 150, 150, 400", j["n"], j["sample"], j["rows_read"])
 	}
-	if want := "ngca: -sample: using 150 of the 400 rows of " + files["tsv"] + ", drawn at random (-seed 4)\n"; withoutSummary(r.stderr) != want {
+	if want := "note: -sample: using 150 of the 400 rows of " + files["tsv"] + ", drawn at random (-seed 4)\n"; withoutSummary(r.stderr) != want {
 		t.Errorf("stderr %q, want %q", r.stderr, want)
 	}
 	basis := func(input string, args ...string) string {
