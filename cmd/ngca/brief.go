@@ -47,8 +47,8 @@ Projects the rows of FILE on the basis B written by "ngca fit" and writes
 their coordinates as CSV: a header c1,...,cM, then a line per row of FILE,
 in its order. With the JSON of a fit, the training means are subtracted
 and FILE is read as the fit read its data: the same columns, matched by
-header name in any order, the same label column and -missing. A row with
-a missing value keeps its line, with empty coordinates. transform streams:
+header name in any order, and the same label column. A row with a
+missing value keeps its line, with empty coordinates. transform streams:
 any number of rows, in memory independent of them.
 
 Examples:

@@ -37,8 +37,9 @@ output; a column of the fit missing from FILE is an error naming it, as is
 a -cols or -drop that leaves one out. Otherwise they are taken by position
 (FILE must then have one data column per row of B), and a note says so.
 A JSON basis also says how the fit read its file: its label column (found
-by name, or by number in a file without a header), its column numbers
-when its file had no header, and its -missing; flags given here win.
+by name, or by number in a file without a header) and its column numbers
+when its file had no header; flags given here win. The fit's -missing is
+not taken: transform keeps a line per row unless -missing is given here.
 
 Missing values. A row with a missing value (an empty cell, NA, N/A, NaN,
 null or ?, in any case) in a data column keeps its line, with empty
