@@ -168,6 +168,12 @@ func weight(w []float64, i int) float64 {
 	return w[i]
 }
 
+// RoundingZero is the ε below which a committed fit counts as exact: its
+// digits are rounding errors (an exact estimate's ε is about 1e-32), which
+// a change of summation order moves without changing the fit. Tests that
+// refit committed rows treat two values below it as equal.
+const RoundingZero = 1e-20
+
 // Key hashes the parts that identify a job (strings, integers, floats) to a
 // 64-bit value, for seeding a random source: rand.NewPCG(seed, Key(...)).
 // The same parts give the same key on every platform, whatever else the
