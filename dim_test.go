@@ -11,13 +11,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/repro/dimstudy"
+	"github.com/ngca-go/ngca/internal/synth"
 )
 
-// dimData draws a data set of the study (see dimstudy.Data) with d = 10.
+// dimData draws a data set of the study (see synth.DimData) with d = 10.
 func dimData(t *testing.T, m, n int, r float64, rotate bool, seed uint64) *mat.Dense {
 	t.Helper()
-	x, _, err := dimstudy.Data{M: m, N: n, D: 10, R: r, Rotate: rotate}.Sample(rand.NewPCG(seed, 14))
+	x, _, err := synth.DimData{M: m, N: n, D: 10, R: r, Rotate: rotate}.Sample(rand.NewPCG(seed, 14))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,15 +102,15 @@ func TestEstimateDimWide(t *testing.T) {
 		t.Skip("three 30-column data sets")
 	}
 	for i, c := range []struct {
-		data     dimstudy.Wide
+		data     synth.Wide
 		seed     uint64
 		dim      int
 		few      bool
 		unsolved bool
 	}{
-		{dimstudy.Wide{N: 900, D: 30, M: 8, Family: "bimodal", Turned: true}, 0, 8, false, false},
-		{dimstudy.Wide{N: 600, D: 30, M: 10, Family: "uniform"}, 1, 10, true, false},
-		{dimstudy.Wide{N: 600, D: 30, M: 20, Family: "uniform", Turned: true}, 0, 0, true, true},
+		{synth.Wide{N: 900, D: 30, M: 8, Family: "bimodal", Turned: true}, 0, 8, false, false},
+		{synth.Wide{N: 600, D: 30, M: 10, Family: "uniform"}, 1, 10, true, false},
+		{synth.Wide{N: 600, D: 30, M: 20, Family: "uniform", Turned: true}, 0, 0, true, true},
 	} {
 		x, _, err := c.data.Sample(rand.NewPCG(c.seed, 11))
 		if err != nil {
