@@ -1,4 +1,4 @@
-package ngca_test
+package sidestudies_test
 
 import (
 	"context"
