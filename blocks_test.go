@@ -83,7 +83,7 @@ func TestRowBlocks(t *testing.T) {
 	for _, est := range []func() Estimator{
 		func() Estimator { return &WFLSNGCA{Dim: 2, NumCenters: 40, Src: rand.NewPCG(5, 5)} },
 		func() Estimator {
-			return &RobustWFLSNGCA{Dim: 2, NumCenters: 40, Src: rand.NewPCG(5, 5), Path: RobustAxes, NullZ: -1}
+			return &RobustWFLSNGCA{Dim: 2, NumCenters: 40, Src: rand.NewPCG(5, 5), path: robustAxes, nullZ: -1}
 		},
 	} {
 		fit := func() *Result {

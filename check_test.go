@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/internal/synth"
 )
 
@@ -337,7 +338,7 @@ func TestCheckSpreadScale(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := int(map[float64]float64{0.5: 0.5, 0: ngca.DefaultCheckShare}[q] * 2000); rep.RefitRows != want {
+			if want := int(map[float64]float64{0.5: 0.5, 0: 0.75}[q] * 2000); rep.RefitRows != want {
 				t.Fatalf("share %g: RefitRows %d, want %d", q, rep.RefitRows, want)
 			}
 			ratios[q] = append(ratios[q], rep.Spread/eps)
@@ -369,8 +370,8 @@ func TestCheckRobustPath(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		mix  int
-		want ngca.RobustPath
-	}{{"aligned", 0, ngca.RobustAxes}, {"turned", synth.Turn, ngca.RobustEquivariant}} {
+		want string
+	}{{"aligned", 0, "axes"}, {"turned", synth.Turn, "equivariant"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			x, truth := checkData(t, "a", synth.Spec{N: 1000, Mix: tc.mix}, 8)
 			est := &ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(1, 2)}
@@ -385,10 +386,10 @@ func TestCheckRobustPath(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if est.Path != ngca.RobustAdaptive {
-				t.Error("Check changed the estimator's Path")
+			pinned := &ngca.RobustWFLSNGCA{Dim: 2}
+			if err := studyhook.SetRobustPath(pinned, tc.want); err != nil {
+				t.Fatal(err)
 			}
-			pinned := &ngca.RobustWFLSNGCA{Dim: 2, Path: tc.want}
 			want, err := ngca.Check(context.Background(), pinned, x, res, ngca.CheckOptions{Src: rand.NewPCG(3, 4)})
 			if err != nil {
 				t.Fatal(err)
@@ -398,7 +399,7 @@ func TestCheckRobustPath(t *testing.T) {
 			}
 			eps := ngca.SubspaceError(truth, res.Basis)
 			t.Logf("ε %.3g spread %.3g doubtful %v %q", eps, rep.Spread, rep.Doubtful, rep.Reasons)
-			if tc.want == ngca.RobustAxes && (eps > 1e-12 || rep.Spread > 1e-12 || rep.Doubtful) {
+			if tc.want == "axes" && (eps > 1e-12 || rep.Spread > 1e-12 || rep.Doubtful) {
 				t.Errorf("exact axes estimate (ε %.3g): spread %.3g, doubtful %v", eps, rep.Spread, rep.Doubtful)
 			}
 		})

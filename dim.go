@@ -11,11 +11,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Defaults of DimOptions: Alpha = 0 means DefaultDimAlpha, Bootstrap = 0
-// means DefaultDimBootstrap.
+// Defaults of DimOptions: Alpha = 0 means defaultDimAlpha, Bootstrap = 0
+// means defaultDimBootstrap.
 const (
-	DefaultDimAlpha     = 0.05
-	DefaultDimBootstrap = 39
+	defaultDimAlpha     = 0.05
+	defaultDimBootstrap = 39
 )
 
 // DimOptions configure EstimateDim. The zero value gives the documented
@@ -215,10 +215,10 @@ type dimSearch struct {
 // data.
 func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearch, error) {
 	if opts.Alpha == 0 {
-		opts.Alpha = DefaultDimAlpha
+		opts.Alpha = defaultDimAlpha
 	}
 	if opts.Bootstrap == 0 {
-		opts.Bootstrap = DefaultDimBootstrap
+		opts.Bootstrap = defaultDimBootstrap
 	}
 	switch {
 	case !(opts.Alpha > 0 && opts.Alpha < 1):

@@ -18,9 +18,9 @@ func FuzzSNGCA(f *testing.F) {
 			fams = append(fams, ngca.Family{Kind: ngca.FamilyKind(c[1] >> 2 % 4), Params: []float64{0.5, 2}})
 		}
 		fuzzFit(t, fc, func(workers int) ngca.Estimator {
-			return &ngca.SNGCA{Dim: fc.dim, Projection: ngca.SNGCAProjection(c[0] % 3), Families: fams,
+			return withProjection(&ngca.SNGCA{Dim: fc.dim, Families: fams,
 				Functions: 10 + int(c[2]>>3)%20, FinalFunctions: 10 + int(c[3])%12, Passes: 1 + int(c[0]>>2)%2,
-				MaxIter: 1 + int(c[0]>>3)%30, Workers: workers}
+				MaxIter: 1 + int(c[0]>>3)%30, Workers: workers}, []string{"sdp", "convex", "residual"}[c[0]%3])
 		})
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 )
 
 // The fuzz targets of the estimators: every Fit on a small matrix decoded
@@ -290,8 +291,14 @@ func FuzzRobustWFLSNGCA(f *testing.F) {
 		folds, centers, widths, ridges := fc.kernelSettings()
 		c := fc.cfg[3]
 		fuzzFit(t, fc, func(workers int) ngca.Estimator {
-			return &ngca.RobustWFLSNGCA{Dim: fc.dim, Folds: folds, NumCenters: centers, Widths: widths, Ridges: ridges,
-				Path: ngca.RobustPath(c % 3), NullZ: nullZ[c>>4%4], Workers: workers}
+			w := &ngca.RobustWFLSNGCA{Dim: fc.dim, Folds: folds, NumCenters: centers, Widths: widths, Ridges: ridges, Workers: workers}
+			if err := studyhook.SetRobustPath(w, []string{"adaptive", "axes", "equivariant"}[c%3]); err != nil {
+				t.Fatal(err)
+			}
+			if err := studyhook.SetRobustNullZ(w, nullZ[c>>4%4]); err != nil {
+				t.Fatal(err)
+			}
+			return w
 		})
 	})
 }

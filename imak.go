@@ -80,8 +80,8 @@ type IMAK struct {
 	Alpha float64
 	// Schedule lists the weight ε ∈ [0, 1] of the current noise estimate
 	// in the metric of passes 2, 3, … (pass 1 is isotropic); passes
-	// beyond the list use its last value. Empty means
-	// DefaultIMAKSchedule().
+	// beyond the list use its last value. Empty means 0.5, 0.25, 0.1,
+	// 0.05, 0.02, 0.
 	Schedule []float64
 	// MaxPasses caps the number of passes, at least 1 + len(Schedule);
 	// 0 means max(50, 1 + len(Schedule)).
@@ -135,10 +135,10 @@ type imakSettings struct {
 	tol       float64
 }
 
-// DefaultIMAKSchedule returns the default schedule of IMAK, the weight ε
+// defaultIMAKSchedule returns the default schedule of IMAK, the weight ε
 // of the current noise estimate in the metric of passes 2, 3, …:
 // 0.5, 0.25, 0.1, 0.05, 0.02, 0.
-func DefaultIMAKSchedule() []float64 { return []float64{0.5, 0.25, 0.1, 0.05, 0.02, 0} }
+func defaultIMAKSchedule() []float64 { return []float64{0.5, 0.25, 0.1, 0.05, 0.02, 0} }
 
 func (im *IMAK) settings() (imakSettings, error) {
 	s := imakSettings{symmetric: im.Symmetric, alpha: im.Alpha, schedule: im.Schedule, maxPasses: im.MaxPasses, tol: im.Tol}
@@ -151,7 +151,7 @@ func (im *IMAK) settings() (imakSettings, error) {
 		return s, fmt.Errorf("%w: Alpha = 1 with Symmetric: D̂ vanishes", ErrParam)
 	}
 	if len(s.schedule) == 0 {
-		s.schedule = DefaultIMAKSchedule()
+		s.schedule = defaultIMAKSchedule()
 	} else {
 		for k, e := range s.schedule {
 			if !(e >= 0 && e <= 1) {

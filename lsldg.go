@@ -41,11 +41,11 @@ type LSLDG struct {
 	// Centers, if not nil, gives the b×d centers explicitly, in the
 	// caller's coordinates.
 	Centers mat.Matrix
-	// Widths is the grid of Gaussian widths σ; nil means DefaultWidths()
-	// (10 values from 10⁻¹ to 10¹, log-spaced).
+	// Widths is the grid of Gaussian widths σ; nil means 10 values from
+	// 10⁻¹ to 10¹, log-spaced.
 	Widths []float64
-	// Ridges is the grid of ridge parameters λ; nil means DefaultRidges()
-	// (10 values from 10⁻⁵ to 10¹, log-spaced).
+	// Ridges is the grid of ridge parameters λ; nil means 10 values from
+	// 10⁻⁵ to 10¹, log-spaced.
 	Ridges []float64
 	// Folds is the number of cross-validation folds; 0 means 5.
 	Folds int

@@ -39,7 +39,8 @@ type LSNGCA struct {
 	// data.
 	Centers mat.Matrix
 	// Widths and Ridges are the LSLDG grids of σ and λ; nil means
-	// DefaultWidths() and DefaultRidges().
+	// LSLDG's defaults (10 log-spaced values of σ from 10⁻¹ to 10¹, of λ
+	// from 10⁻⁵ to 10¹).
 	Widths, Ridges []float64
 	// Folds is the number of cross-validation folds; 0 means 5.
 	Folds int

@@ -10,12 +10,12 @@ import (
 )
 
 // Defaults of MIPP's configuration fields (the paper's §4.1 and the authors'
-// script): Iterations = 0 means DefaultMIPPIterations, Threshold = 0 means
-// DefaultMIPPThreshold.
+// script): Iterations = 0 means defaultMIPPIterations, Threshold = 0 means
+// defaultMIPPThreshold.
 const (
 	defaultFamilySize     = 1000
-	DefaultMIPPIterations = 10
-	DefaultMIPPThreshold  = 1.6
+	defaultMIPPIterations = 10
+	defaultMIPPThreshold  = 1.6
 )
 
 // FamilyKind is the form s of the index functions h(y) = s(wᵀy) of a MIPP
@@ -371,13 +371,13 @@ type mippFamily struct {
 func (m *MIPP) settings() (fams []mippFamily, iters int, tau float64, err error) {
 	switch iters = m.Iterations; {
 	case iters == 0:
-		iters = DefaultMIPPIterations
+		iters = defaultMIPPIterations
 	case iters < 0:
 		return nil, 0, 0, fmt.Errorf("%w: Iterations = %d", ErrParam, m.Iterations)
 	}
 	switch tau = m.Threshold; {
 	case tau == 0:
-		tau = DefaultMIPPThreshold
+		tau = defaultMIPPThreshold
 	case !(tau > 0) || math.IsInf(tau, 1):
 		return nil, 0, 0, fmt.Errorf("%w: Threshold = %v, need a positive finite value", ErrParam, m.Threshold)
 	}

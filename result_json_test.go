@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -28,7 +29,7 @@ func jsonEstimators() []ngca.Estimator {
 		&ngca.IMAK{Dim: 2},
 		&ngca.SNGCA{Dim: 2, Src: seeded()},
 		&ngca.RobustWFLSNGCA{Dim: 2, Widths: small, Ridges: small, Src: seeded()},
-		&ngca.RobustWFLSNGCA{Dim: 2, Widths: small, Ridges: small, Src: seeded(), Path: ngca.RobustAxes},
+		robustAxes(&ngca.RobustWFLSNGCA{Dim: 2, Widths: small, Ridges: small, Src: seeded()}),
 	}
 }
 
@@ -374,4 +375,12 @@ func TestResultJSONZero(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil || got.Err != "failed" || got.Fit.Basis != nil || got.Fit.Method != "" {
 		t.Errorf("read back %+v, %v", got, err)
 	}
+}
+
+// robustAxes returns w on the axes path.
+func robustAxes(w *ngca.RobustWFLSNGCA) *ngca.RobustWFLSNGCA {
+	if err := studyhook.SetRobustPath(w, "axes"); err != nil {
+		panic(err)
+	}
+	return w
 }

@@ -61,7 +61,7 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 		rank[j] = math.Min(z[j], zm[j])
 	}
 	cols := mostNegative(rank, min(dim+2, pr.d))
-	rep.SelectZ, rep.MarginalZ = z, zm
+	rep.detail.SelectZ, rep.detail.MarginalZ = z, zm
 	sw.lap("select")
 
 	// One partition for both stages: stage 2's basis is stage 1's (the
@@ -91,8 +91,8 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 	if err != nil {
 		return nil, err
 	}
-	rep.AxesEigenvalues, rep.KernelCoords = eig, cols
-	rep.CV = append([]StageCV{cvSel}, cvs...)
+	rep.detail.AxesEigenvalues, rep.detail.KernelCoords = eig, cols
+	rep.cv = append([]StageCV{cvSel}, cvs...)
 	for j := 0; j < pr.d; j++ {
 		if mat.Norm(v.ColView(j), 1) == 0 {
 			rep.NullCoords = append(rep.NullCoords, j)

@@ -47,7 +47,7 @@ func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim in
 	if err != nil {
 		return nil, fmt.Errorf("robust WF-LSNGCA: equivariant start: %w", err)
 	}
-	rep.StartEigenvalues = eig
+	rep.detail.StartEigenvalues = eig
 	start := wh.unwhiten(b)
 	sq, ok := orthonormal(start)
 	if !ok {
@@ -57,7 +57,7 @@ func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim in
 		var cv StageCV
 		b, cv, err = alignStep(ctx, yw, completeFrame(b), dim, fmt.Sprintf("align %d", r+1), &ef.tilt)
 		if cv.Name != "" {
-			rep.CV = append(rep.CV, cv)
+			rep.cv = append(rep.cv, cv)
 		}
 		if errors.Is(err, ErrSingular) {
 			// The regression cannot separate the frame coordinates'

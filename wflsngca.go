@@ -60,7 +60,8 @@ type WFLSNGCA struct {
 	// caller's coordinates. Both stages use the same centers.
 	Centers mat.Matrix
 	// Widths and Ridges are the stage-1 (LSLDG) grids of σ and λ; nil means
-	// DefaultWidths() and DefaultRidges().
+	// LSLDG's defaults (10 log-spaced values of σ from 10⁻¹ to 10¹, of λ
+	// from 10⁻⁵ to 10¹).
 	Widths, Ridges []float64
 	// VWidths and VRidges are the stage-2 grids of t and γ; nil means the
 	// stage-1 grid (as in the paper).

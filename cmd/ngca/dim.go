@@ -14,6 +14,7 @@ import (
 	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
+	"github.com/ngca-go/ngca/internal/studyhook"
 )
 
 const dimDoc = `Usage: ngca dim [flags] FILE
@@ -79,8 +80,8 @@ type dimFlags struct {
 func newDimFlags(c *command) *dimFlags {
 	f := &dimFlags{fs: newFlags(c)}
 	f.in.register(f.fs, true)
-	f.fs.Float64Var(&f.alpha, "alpha", ngca.DefaultDimAlpha, "significance `level` of every test, between 0 and 1")
-	f.fs.IntVar(&f.bootstrap, "bootstrap", ngca.DefaultDimBootstrap, "`number` B of replicates (Gaussian data sets) per test; B + 1 ≥ 1/alpha")
+	f.fs.Float64Var(&f.alpha, "alpha", studyhook.Default.DimAlpha, "significance `level` of every test, between 0 and 1")
+	f.fs.IntVar(&f.bootstrap, "bootstrap", studyhook.Default.DimBootstrap, "`number` B of replicates (Gaussian data sets) per test; B + 1 ≥ 1/alpha")
 	f.fs.IntVar(&f.maxDim, "max-dim", 0, "largest dimension `M` to answer (0 = number of data columns − 1)")
 	f.fs.Uint64Var(&f.seed, "seed", 1, "random `seed`: the test's Src is rand.NewPCG(seed, 0), -sample's rand.NewPCG(seed, 2)")
 	f.fs.IntVar(&f.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")

@@ -10,6 +10,7 @@ import (
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/methods"
+	"github.com/ngca-go/ngca/internal/studyhook"
 )
 
 // fitFields are the command's own fields of "ngca fit -json". The file is
@@ -82,7 +83,8 @@ func fitSettings(rep ngca.Report) settingsJSON {
 	case *ngca.IMAKReport:
 		return settingsJSON{Iterations: r.MaxPasses}
 	case *ngca.SNGCAReport:
-		return settingsJSON{Iterations: r.MaxIter}
+		s, _ := studyhook.SNGCASettings(r)
+		return settingsJSON{Iterations: s.MaxIter}
 	}
 	return settingsJSON{}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -66,12 +67,16 @@ func TestSettingsReachTheEstimator(t *testing.T) {
 			t.Fatalf("%s: %v", m.Key, err)
 		}
 		var centers, folds int
-		var cv []ngca.StageCV
+		var cv []studyhook.Stage
 		switch r := res.Report.(type) {
 		case *ngca.LSReport:
-			centers, folds, cv = r.NumCenters, r.Folds, r.CV
+			centers, folds = r.NumCenters, r.Folds
+			for _, st := range r.CV {
+				cv = append(cv, studyhook.Stage{Name: st.Name, Widths: st.Widths})
+			}
 		case *ngca.RobustReport:
-			centers, folds, cv = r.NumCenters, r.Folds, r.CV
+			d, _ := studyhook.RobustDetails(r)
+			centers, folds, cv = r.NumCenters, r.Folds, d.Stages
 		case *ngca.MIPPReport:
 			if !m.Applies(SetIterations) || r.Iterations != 4 || r.Threshold != 1.2 {
 				t.Errorf("%s: MIPP report %+v", m.Key, r)

@@ -23,6 +23,7 @@ import (
 	"sync"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/internal/synth"
 )
 
@@ -48,11 +49,11 @@ func main() {
 	seeds := flag.Int("seeds", 30, "data sets per cell")
 	mipp := flag.Bool("mipp", false, "fit MIPP too")
 	workers := flag.Int("workers", 2, "fits at a time")
-	eqOnly := flag.Bool("equivariant", false, "fit the variant's equivariant estimate only (Path: RobustEquivariant), the estimate the default returns on turned data unless its axes estimate passes both checks")
+	eqOnly := flag.Bool("equivariant", false, "fit the variant's equivariant estimate only (the equivariant path), the estimate the default returns on turned data unless its axes estimate passes both checks")
 	flag.Parse()
-	path := ngca.RobustAdaptive
+	path := "adaptive"
 	if *eqOnly {
-		path = ngca.RobustEquivariant
+		path = "equivariant"
 	}
 	var jobs []*job
 	for _, c := range strings.Split(*cells, ";") {
@@ -112,7 +113,7 @@ func main() {
 
 func g(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 
-func (j *job) run(path ngca.RobustPath, mipp bool) {
+func (j *job) run(path string, mipp bool) {
 	j.def, j.mipp = math.NaN(), math.NaN()
 	x, truth, err := synth.Spec{Signal: j.sig, M: j.m, N: j.n, D: j.d, Mix: synth.Turn}.Sample(rand.NewPCG(uint64(j.seed), 77))
 	if err != nil {
@@ -120,7 +121,12 @@ func (j *job) run(path ngca.RobustPath, mipp bool) {
 		return
 	}
 	ctx := context.Background()
-	res, err := (&ngca.RobustWFLSNGCA{Dim: j.m, Path: path, Workers: 1, Src: rand.NewPCG(uint64(j.seed), 1)}).Fit(ctx, x)
+	est := &ngca.RobustWFLSNGCA{Dim: j.m, Workers: 1, Src: rand.NewPCG(uint64(j.seed), 1)}
+	if err := studyhook.SetRobustPath(est, path); err != nil {
+		j.err = err
+		return
+	}
+	res, err := est.Fit(ctx, x)
 	if err != nil {
 		j.err = fmt.Errorf("default: %w", err)
 		return

@@ -22,6 +22,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/internal/synth"
 )
 
@@ -144,7 +145,7 @@ func run(j *job) {
 	if err == nil {
 		em = g(ngca.SubspaceError(truth, mres.Basis))
 	}
-	rep := res.Report.(*ngca.RobustReport)
+	rep, _ := studyhook.RobustDetails(res.Report)
 	eps := func(b *mat.Dense) string {
 		if b == nil {
 			return "NaN"
@@ -152,5 +153,5 @@ func run(j *job) {
 		return g(ngca.SubspaceError(truth, b))
 	}
 	kc := fmt.Sprint(rep.KernelCoords)
-	j.rec = append(base, eps(res.Basis), eps(rep.Axes), eps(rep.Equivariant), em, rep.Path.String(), g(rep.P), g(rep.Distance), kc, g(rep.MissedAxes), g(rep.MissedEquivariant), "")
+	j.rec = append(base, eps(res.Basis), eps(rep.Axes), eps(rep.Equivariant), em, rep.Path, g(rep.P), g(rep.Distance), kc, g(rep.MissedAxes), g(rep.MissedEquivariant), "")
 }

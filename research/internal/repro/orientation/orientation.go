@@ -24,6 +24,7 @@ import (
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/methods"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/research/internal/repro"
 )
 
@@ -261,8 +262,8 @@ func newRow(j job, method string, took time.Duration, truth *mat.Dense, res *ngc
 		return r
 	}
 	r.Epsilon, r.Separation = ngca.SubspaceError(truth, res.Basis), res.Separation()
-	if rep, ok := res.Report.(*ngca.RobustReport); ok {
-		r.Robust, r.Path, r.P, r.Distance, r.Refined = true, rep.Path.String(), rep.P, rep.Distance, rep.Refined
+	if rep, ok := studyhook.RobustDetails(res.Report); ok {
+		r.Robust, r.Path, r.P, r.Distance, r.Refined = true, rep.Path, rep.P, rep.Distance, rep.Refined
 		r.EpsilonAxes, r.EpsilonEquivar = subspaceError(truth, rep.Axes), subspaceError(truth, rep.Equivariant)
 		r.MissedAxes, r.MissedEquivar = rep.MissedAxes, rep.MissedEquivariant
 	}

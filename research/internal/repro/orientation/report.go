@@ -9,17 +9,16 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/atomicfile"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/internal/synth"
-	"github.com/ngca-go/ngca/internal/tuned"
 	"github.com/ngca-go/ngca/research/internal/repro"
 )
 
 const turnMix = synth.Turn
 
 // axesPath is the Path of a robust fit that returned its axes estimate.
-var axesPath = ngca.RobustAxes.String()
+var axesPath = "axes"
 
 var sprintf = fmt.Sprintf
 
@@ -355,7 +354,7 @@ func (a *analysis) writeLostCells(b *strings.Builder) {
 }
 
 // writeChecks writes, per block, how the robust variant's checks of the
-// axes estimate (the test at the axes frame at level tuned.RobustLevel,
+// axes estimate (the test at the axes frame at level studyhook.RobustDefaultLimits.Level,
 // the Distance bound, and beyond it the comparison of the structure each
 // candidate misses) treated right axes estimates (ε no larger than the
 // equivariant estimate's) and wrong ones (ε > 2·ε_equivariant + 0.01).
@@ -363,8 +362,8 @@ func (a *analysis) writeChecks(b *strings.Builder) {
 	if !slices.Contains(a.methods, robustKey) {
 		return
 	}
-	fmt.Fprintf(b, "Checks of the axes estimate. **Right**: ε_axes ≤ ε_equivariant; **wrong**: ε_axes > 2·ε_equivariant + 0.01. The axes estimate is returned when the test's p ≥ %g and either its Distance from the equivariant estimate is ≤ %v (in units of the degrees of freedom) or, beyond that, the evidence that the equivariant estimate misses structure the axes estimate holds is stronger by %v paired z-scores than the evidence of the converse (**comparison**).\n\n", tuned.RobustLevel, tuned.RobustMaxDistance, tuned.RobustMissedMargin)
-	fmt.Fprintf(b, "| block | right: fits | test rejects | Distance > %[1]v | of those, kept by the comparison | largest Distance | wrong: fits | Distance ≤ %[1]v | test passes too (kept) | kept by the comparison | smallest Distance |\n|---|---|---|---|---|---|---|---|---|---|---|\n", tuned.RobustMaxDistance)
+	fmt.Fprintf(b, "Checks of the axes estimate. **Right**: ε_axes ≤ ε_equivariant; **wrong**: ε_axes > 2·ε_equivariant + 0.01. The axes estimate is returned when the test's p ≥ %g and either its Distance from the equivariant estimate is ≤ %v (in units of the degrees of freedom) or, beyond that, the evidence that the equivariant estimate misses structure the axes estimate holds is stronger by %v paired z-scores than the evidence of the converse (**comparison**).\n\n", studyhook.RobustDefaultLimits.Level, studyhook.RobustDefaultLimits.MaxDistance, studyhook.RobustDefaultLimits.MissedMargin)
+	fmt.Fprintf(b, "| block | right: fits | test rejects | Distance > %[1]v | of those, kept by the comparison | largest Distance | wrong: fits | Distance ≤ %[1]v | test passes too (kept) | kept by the comparison | smallest Distance |\n|---|---|---|---|---|---|---|---|---|---|---|\n", studyhook.RobustDefaultLimits.MaxDistance)
 	for _, block := range a.blocks() {
 		var right, rightRej, rightFar, rightSaved, wrong, wrongNear, wrongKept, wrongSaved int
 		top, bottom := math.NaN(), math.NaN()
@@ -372,12 +371,12 @@ func (a *analysis) writeChecks(b *strings.Builder) {
 			if r.Method != robustKey || r.Block != block || r.failed() || math.IsNaN(r.Distance) {
 				continue
 			}
-			far := !(r.Distance <= tuned.RobustMaxDistance)
+			far := !(r.Distance <= studyhook.RobustDefaultLimits.MaxDistance)
 			saved := far && r.Path == axesPath
 			switch {
 			case r.EpsilonAxes <= r.EpsilonEquivar:
 				right++
-				if !(r.P >= tuned.RobustLevel) {
+				if !(r.P >= studyhook.RobustDefaultLimits.Level) {
 					rightRej++
 				}
 				if far {

@@ -21,7 +21,7 @@ import (
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/atomicfile"
 	"github.com/ngca-go/ngca/internal/methods"
-	"github.com/ngca-go/ngca/internal/tuned"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 	"github.com/ngca-go/ngca/research/internal/repro"
 )
@@ -69,8 +69,8 @@ func DefaultMethods() []Method {
 		{"lsngca", "LSNGCA", registered("lsngca", nil)},
 		{"mipp", "MIPP", registered("mipp", nil)},
 		{"robust", "WF-LSNGCA robust", registered("wflsngca-robust", nil)},
-		{"robust-axes", "robust, axes estimate only", registered("wflsngca-robust", withPath(ngca.RobustAxes))},
-		{"robust-equivariant", "robust, equivariant estimate only", registered("wflsngca-robust", withPath(ngca.RobustEquivariant))},
+		{"robust-axes", "robust, axes estimate only", registered("wflsngca-robust", withPath("axes"))},
+		{"robust-equivariant", "robust, equivariant estimate only", registered("wflsngca-robust", withPath("equivariant"))},
 	}
 }
 
@@ -88,9 +88,13 @@ func registered(key string, set func(ngca.Estimator)) func(rand.Source) ngca.Est
 	}
 }
 
-// withPath sets the Path of a robust WF-LSNGCA.
-func withPath(p ngca.RobustPath) func(ngca.Estimator) {
-	return func(e ngca.Estimator) { e.(*ngca.RobustWFLSNGCA).Path = p }
+// withPath sets the path of a robust WF-LSNGCA: "axes" or "equivariant".
+func withPath(p string) func(ngca.Estimator) {
+	return func(e ngca.Estimator) {
+		if err := studyhook.SetRobustPath(e, p); err != nil {
+			panic(err)
+		}
+	}
 }
 
 // Config describes the study.
@@ -230,7 +234,7 @@ func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
 		default:
 			row.Epsilon = ngca.SubspaceError(truth, res.Basis)
 			if r, ok := res.Report.(*ngca.RobustReport); ok {
-				row.Path, row.P = r.Path.String(), r.P
+				row.Path, row.P = r.Path, r.P
 			}
 		}
 		rows = append(rows, row)
@@ -380,7 +384,7 @@ func (c *Config) meanTable(b *strings.Builder, t *tally, m Method) {
 // decisionTable writes how often the robust variant returned its
 // equivariant estimate, and the range of its test's p-value.
 func (c *Config) decisionTable(b *strings.Builder, t *tally) {
-	fmt.Fprintf(b, "### Decisions of WF-LSNGCA robust\n\nFits that returned the equivariant estimate, and the range of the p-value of the test of the axes estimate (the axes estimate is kept when p ≥ %g).\n\n| cell | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|\n", tuned.RobustLevel)
+	fmt.Fprintf(b, "### Decisions of WF-LSNGCA robust\n\nFits that returned the equivariant estimate, and the range of the p-value of the test of the axes estimate (the axes estimate is kept when p ≥ %g).\n\n| cell | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|\n", studyhook.RobustDefaultLimits.Level)
 	for _, cell := range c.Cells {
 		fmt.Fprintf(b, "| %s |", cell.Name)
 		for _, dist := range c.Dists {

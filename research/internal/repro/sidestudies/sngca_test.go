@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -22,9 +23,9 @@ func sngcaVariant(name string, src rand.Source) ngca.Estimator {
 	case "mipp":
 		return &ngca.MIPP{Dim: 2, Src: src, Workers: 1}
 	case "convex":
-		return &ngca.SNGCA{Dim: 2, Projection: ngca.SNGCAConvex, Src: src, Workers: 1}
+		return projection(&ngca.SNGCA{Dim: 2, Src: src, Workers: 1}, "convex")
 	case "residual":
-		return &ngca.SNGCA{Dim: 2, Projection: ngca.SNGCAResidual, Src: src, Workers: 1}
+		return projection(&ngca.SNGCA{Dim: 2, Src: src, Workers: 1}, "residual")
 	}
 	return &ngca.SNGCA{Dim: 2, Src: src, Workers: 1}
 }
@@ -69,4 +70,12 @@ func TestSNGCAStudy(t *testing.T) {
 			t.Log(line)
 		}
 	}
+}
+
+// projection returns s with the final step p ("convex" or "residual").
+func projection(s *ngca.SNGCA, p string) *ngca.SNGCA {
+	if err := studyhook.SetSNGCAProjection(s, p); err != nil {
+		panic(err)
+	}
+	return s
 }

@@ -1,0 +1,71 @@
+package ngca
+
+import (
+	"fmt"
+
+	"github.com/ngca-go/ngca/internal/studyhook"
+)
+
+// The hooks through which the studies (the research module) and the
+// command read and set what the package does not export.
+func init() {
+	studyhook.RobustDetails = func(report any) (studyhook.Robust, bool) {
+		rep, ok := report.(*RobustReport)
+		if !ok || rep == nil {
+			return studyhook.Robust{}, false
+		}
+		d := rep.detail
+		d.Path, d.P, d.Distance, d.NullCoords = rep.Path, rep.P, rep.Distance, rep.NullCoords
+		d.Stages = nil
+		for _, cv := range rep.cv {
+			d.Stages = append(d.Stages, studyhook.Stage{Name: cv.Name, Widths: cv.Widths})
+		}
+		return d, true
+	}
+	studyhook.SetRobustPath = func(est any, path string) error {
+		w, ok := est.(*RobustWFLSNGCA)
+		if !ok {
+			return fmt.Errorf("%w: %T is not a *RobustWFLSNGCA", ErrParam, est)
+		}
+		for _, p := range []robustPath{robustAdaptive, robustAxes, robustEquivariant} {
+			if p.String() == path {
+				w.path = p
+				return nil
+			}
+		}
+		return fmt.Errorf("%w: unknown robust path %q (want adaptive, axes or equivariant)", ErrParam, path)
+	}
+	studyhook.SetRobustNullZ = func(est any, z float64) error {
+		w, ok := est.(*RobustWFLSNGCA)
+		if !ok {
+			return fmt.Errorf("%w: %T is not a *RobustWFLSNGCA", ErrParam, est)
+		}
+		w.nullZ = z
+		return nil
+	}
+	studyhook.Default = studyhook.Defaults{Centers: defaultCenters, Folds: defaultFolds, Widths: defaultWidths(), Ridges: defaultRidges(),
+		MIPPIterations: defaultMIPPIterations, MIPPThreshold: defaultMIPPThreshold, CheckRefits: defaultCheckRefits,
+		CheckShare: defaultCheckShare, DimAlpha: defaultDimAlpha, DimBootstrap: defaultDimBootstrap}
+	studyhook.SetSNGCAProjection = func(est any, projection string) error {
+		s, ok := est.(*SNGCA)
+		if !ok {
+			return fmt.Errorf("%w: %T is not a *SNGCA", ErrParam, est)
+		}
+		for p, name := range sngcaProjections {
+			if name == projection {
+				s.projection = sngcaProjection(p)
+				return nil
+			}
+		}
+		return fmt.Errorf("%w: unknown SNGCA projection %q (want sdp, convex or residual)", ErrParam, projection)
+	}
+	studyhook.SNGCASettings = func(report any) (studyhook.SNGCA, bool) {
+		r, ok := report.(*SNGCAReport)
+		if !ok || r == nil {
+			return studyhook.SNGCA{}, false
+		}
+		return studyhook.SNGCA{Projection: r.projection.String(), Functions: r.functions, FinalFunctions: r.finalFunctions,
+			Passes: r.passes, Kappa: r.kappa, Tol: r.tol, MaxIter: r.maxIter}, true
+	}
+	studyhook.RobustDefaultLimits = studyhook.RobustLimits{Level: robustLevel, MaxDistance: robustMaxDistance, MissedMargin: robustMissedMargin}
+}

@@ -1,0 +1,124 @@
+// Package studyhook gives the studies (the research module) and the
+// command what they read or set of the library beyond its API: the
+// details of a robust fit, the alternative paths and projections the
+// studies compare, the default settings that the command's help prints.
+// The package ngca imports it and fills its variables in an init
+// function; it holds plain data only (no ngca type, which would make an
+// import cycle), and an ngca value passes as any.
+package studyhook
+
+import "gonum.org/v1/gonum/mat"
+
+// Robust is the detail of a fit of ngca.RobustWFLSNGCA: the two
+// candidates and the checks between them (docs/robust.md explains each).
+type Robust struct {
+	// Path is the estimate returned: "axes" or "equivariant".
+	Path string
+	// Wald is the statistic of the test of the axes estimate, DF its
+	// degrees of freedom and P its p-value (NaN and 0 if only one path
+	// ran).
+	Wald, P float64
+	DF      int
+	// Distance is the Wald distance of the axes estimate from the
+	// equivariant estimate in units of DF (NaN if only one path ran).
+	Distance float64
+	// MissedAxes and MissedEquivariant are the paired z-scores of the
+	// evidence that each candidate misses structure the other holds (NaN
+	// unless the comparison ran).
+	MissedAxes, MissedEquivariant float64
+	// Level, MaxDistance and MissedMargin are the limits of the adaptive
+	// path's decision (zero if it did not run).
+	Level, MaxDistance, MissedMargin float64
+	// Refined reports whether the equivariant estimate is the refined
+	// frame rather than MIPP's start.
+	Refined bool
+	// KernelCoords are the axes estimate's kernel coordinates (0-based);
+	// SelectZ and MarginalZ the screens' z-score per column; NullCoords
+	// the coordinates the null test set to zero.
+	KernelCoords       []int
+	SelectZ, MarginalZ []float64
+	NullCoords         []int
+	// Axes and Equivariant are the candidates in the caller's
+	// coordinates, nil for a path that did not run.
+	Axes, Equivariant *mat.Dense
+	// AxesEigenvalues and StartEigenvalues are the spectra of the axes
+	// estimate and of the equivariant estimate's MIPP start.
+	AxesEigenvalues, StartEigenvalues []float64
+	// ScreenRows is the number of rows the screens and the MIPP start ran
+	// on.
+	ScreenRows int
+	// Stages are the cross-validated stages that ran, in order.
+	Stages []Stage
+}
+
+// Stage is a cross-validated stage of a fit: its name and its grid of
+// kernel widths.
+type Stage struct {
+	Name   string
+	Widths []float64
+}
+
+// RobustLimits are the limits of the robust variant's adaptive decision:
+// the level of the test of the axes estimate, the bound on its Distance
+// and the margin of the comparison.
+type RobustLimits struct {
+	Level, MaxDistance, MissedMargin float64
+}
+
+var (
+	// RobustDetails returns the detail of a *ngca.RobustReport, or false
+	// for any other report.
+	RobustDetails func(report any) (Robust, bool)
+	// SetRobustPath sets the path of a *ngca.RobustWFLSNGCA: "adaptive"
+	// (the default), "axes" or "equivariant" (each estimate alone).
+	SetRobustPath func(est any, path string) error
+	// SetRobustNullZ sets the z threshold of a *ngca.RobustWFLSNGCA's null
+	// test: 0 means the default, 3; a negative value turns the test off.
+	SetRobustNullZ func(est any, z float64) error
+	// RobustDefaultLimits are the limits the adaptive path applies.
+	RobustDefaultLimits RobustLimits
+
+	// SetSNGCAProjection sets the final step of a *ngca.SNGCA's last
+	// pass: "sdp" (the default, the 2013 semidefinite program), "convex"
+	// (the 2010 ℓ1 projection) or "residual" (the closed form).
+	SetSNGCAProjection func(est any, projection string) error
+	// SNGCASettings returns the settings a fit of ngca.SNGCA used (from
+	// its *ngca.SNGCAReport), the defaults resolved, or false for any
+	// other report.
+	SNGCASettings func(report any) (SNGCA, bool)
+)
+
+// SNGCA are the settings of a fit of ngca.SNGCA.
+type SNGCA struct {
+	Projection                string
+	Functions, FinalFunctions int
+	Passes                    int
+	Kappa, Tol                float64
+	MaxIter                   int
+}
+
+// Defaults are the library's default settings, which the configuration
+// structs' doc comments state; the command's help and the studies'
+// reports print them. Its slices must not be modified.
+type Defaults struct {
+	// Centers and Folds are the kernel estimators' number of centers (at
+	// most; min(n, Centers)) and of cross-validation folds; Widths and
+	// Ridges their grids of σ and λ.
+	Centers, Folds int
+	Widths, Ridges []float64
+	// MIPPIterations and MIPPThreshold are MIPP's evaluations of β per
+	// index function and its cut-off τ.
+	MIPPIterations int
+	MIPPThreshold  float64
+	// CheckRefits and CheckShare are Check's number of refits and share
+	// of the rows in each.
+	CheckRefits int
+	CheckShare  float64
+	// DimAlpha and DimBootstrap are EstimateDim's level and replicates
+	// per test.
+	DimAlpha     float64
+	DimBootstrap int
+}
+
+// Default holds the library's defaults.
+var Default Defaults
