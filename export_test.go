@@ -29,3 +29,13 @@ func NaNFreeReport(r Report) Report {
 	}
 	return &c
 }
+
+// ChosenScores returns the held-out score that cross-validation chose for
+// every coordinate of an LSLDG model.
+func ChosenScores(m *LSLDGModel) []float64 {
+	var s []float64
+	for _, c := range m.cv.Coords {
+		s = append(s, c.Score)
+	}
+	return s
+}

@@ -343,12 +343,13 @@ func FuzzLSLDG(f *testing.F) {
 			checkFitError(t, err)
 			return
 		}
-		if len(m.CV.Coords) != fc.d || len(m.Mean()) != fc.d {
-			t.Fatalf("%d coordinates and %d means for %d columns", len(m.CV.Coords), len(m.Mean()), fc.d)
+		scores := ngca.ChosenScores(m)
+		if len(scores) != fc.d || len(m.Mean()) != fc.d {
+			t.Fatalf("%d coordinates and %d means for %d columns", len(scores), len(m.Mean()), fc.d)
 		}
-		for _, s := range m.CV.Coords {
-			if math.IsNaN(s.Score) || math.IsInf(s.Score, 0) {
-				t.Fatalf("chosen score %v", s.Score)
+		for _, s := range scores {
+			if math.IsNaN(s) || math.IsInf(s, 0) {
+				t.Fatalf("chosen score %v", s)
 			}
 		}
 		for _, v := range m.Theta().RawMatrix().Data {

@@ -16,11 +16,21 @@ func init() {
 		}
 		d := rep.detail
 		d.Path, d.P, d.Distance, d.NullCoords = rep.Path, rep.P, rep.Distance, rep.NullCoords
-		d.Stages = nil
-		for _, cv := range rep.cv {
-			d.Stages = append(d.Stages, studyhook.Stage{Name: cv.Name, Widths: cv.Widths})
-		}
 		return d, true
+	}
+	studyhook.Stages = func(report any) []studyhook.Stage {
+		var cv []stageCV
+		switch r := report.(type) {
+		case *LSReport:
+			cv = r.cv
+		case *RobustReport:
+			cv = r.cv
+		}
+		var out []studyhook.Stage
+		for _, st := range cv {
+			out = append(out, studyhook.Stage{Name: st.Name, Widths: st.Widths})
+		}
+		return out
 	}
 	studyhook.SetRobustPath = func(est any, path string) error {
 		w, ok := est.(*RobustWFLSNGCA)

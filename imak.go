@@ -108,13 +108,9 @@ type IMAK struct {
 
 // IMAKReport is the Report of IMAK.
 type IMAKReport struct {
-	// Alpha, Schedule, MaxPasses, Tol and Symmetric are the settings the
-	// fit used (the defaults resolved).
-	Alpha     float64
-	Schedule  []float64
+	// MaxPasses is the cap on the passes the fit used (the default
+	// resolved).
 	MaxPasses int
-	Tol       float64
-	Symmetric bool
 	// Passes is the number of passes run; Converged reports whether the
 	// last one changed the projector by at most Tol, after the Schedule
 	// was used up (otherwise the fit stopped at MaxPasses).
@@ -229,7 +225,7 @@ func (im *IMAK) with(src rand.Source, workers int) Estimator {
 // iterate runs the passes and returns the final Û (whitened coordinates),
 // the eigenvalue magnitudes of the last pass's matrix and the report.
 func (ip *imakProblem) iterate(ctx context.Context, workers, dim int, s imakSettings, rep *reporter) (*mat.Dense, []float64, *IMAKReport, error) {
-	r := &IMAKReport{Alpha: s.alpha, Schedule: s.schedule, MaxPasses: s.maxPasses, Tol: s.tol, Symmetric: s.symmetric}
+	r := &IMAKReport{MaxPasses: s.maxPasses}
 	var u *mat.Dense
 	var eig []float64
 	for k := 1; k <= s.maxPasses; k++ {

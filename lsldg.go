@@ -69,9 +69,9 @@ type LSLDG struct {
 //
 //	∇log p(x) ≈ D⁻¹·g(z),   ∇²log p(x) ≈ D⁻¹·J_g(z)·D⁻¹.
 type LSLDGModel struct {
-	// CV reports the cross-validation: the chosen width σ_j and ridge λ_j
+	// cv reports the cross-validation: the chosen width σ_j and ridge λ_j
 	// of every coordinate and the full score grids.
-	CV StageCV
+	cv stageCV
 	// Timings lists the wall time of each step of the fit.
 	Timings []Timing
 
@@ -114,7 +114,7 @@ func (l *LSLDG) Fit(ctx context.Context, x mat.Matrix) (*LSLDGModel, error) {
 		return nil, err
 	}
 	sw.lap("lsldg")
-	return &LSLDGModel{CV: cv, Timings: sw.total(), model: g, scale: pr.scale, workers: pr.workers}, nil
+	return &LSLDGModel{cv: cv, Timings: sw.total(), model: g, scale: pr.scale, workers: pr.workers}, nil
 }
 
 func (l *LSLDG) config() config {

@@ -79,7 +79,7 @@ func (l *LSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	}
 	sw.lap("eigen")
 	return &Result{Method: methodLSNGCA, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
-		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, CV: []StageCV{st.cv}}}, nil
+		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, cv: []stageCV{st.cv}}}, nil
 }
 
 // methodLSNGCA is the Result.Method of LSNGCA's fits.
@@ -109,7 +109,7 @@ type lsStages struct {
 	y  *mat.Dense  // whitened data
 	g  *derivModel // ∇log p model of the whitened data
 	u  *mat.Dense  // u(yᵢ) = ĝ(yᵢ) + yᵢ, n×d
-	cv StageCV
+	cv stageCV
 }
 
 // fitLS whitens the standardised data of pr and fits LSLDG to it.

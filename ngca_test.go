@@ -358,7 +358,7 @@ func TestProgress(t *testing.T) {
 	if f := seen[len(seen)-1].Fraction(); f != 1 {
 		t.Errorf("last progress fraction %v, want 1", f)
 	}
-	if cv := res.Report.(*ngca.LSReport).CV; len(cv) != 2 || cv[0].Name != "lsldg" || cv[1].Name != "v" {
+	if cv := studyhook.Stages(res.Report); len(cv) != 2 || cv[0].Name != "lsldg" || cv[1].Name != "v" {
 		t.Errorf("CV stages %v, want lsldg and v", cv)
 	}
 	if last := res.Timings[len(res.Timings)-1]; last.Step != "total" || last.Elapsed <= 0 {
@@ -433,7 +433,7 @@ func TestResultContract(t *testing.T) {
 			}
 			switch r := res.Report.(type) {
 			case *ngca.LSReport:
-				if r.NumCenters != 100 || r.Folds != 5 || len(r.CV) == 0 {
+				if r.NumCenters != 100 || r.Folds != 5 || len(studyhook.Stages(r)) == 0 {
 					t.Errorf("LSReport %+v", r)
 				}
 			case *ngca.MIPPReport:

@@ -129,7 +129,7 @@ type RobustWFLSNGCA struct {
 	// NumCenters, Centers, Widths, Ridges, VWidths, VRidges and Folds are
 	// as in WFLSNGCA. The coordinate selection and the frame refinements
 	// use every second value of Widths and Ridges, and the axes estimate's
-	// stage 2 every second value of VWidths (each stage's StageCV lists
+	// stage 2 every second value of VWidths (each stage's stageCV lists
 	// its grids).
 	NumCenters       int
 	Centers          mat.Matrix
@@ -183,7 +183,7 @@ type RobustReport struct {
 	// detail holds the rest, which the studies read through
 	// studyhook.RobustDetails; cv the stages' cross-validation.
 	detail studyhook.Robust
-	cv     []StageCV
+	cv     []stageCV
 }
 
 func (*RobustReport) isReport() {}

@@ -72,7 +72,7 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 	s1, s2 := pr.wfStages(centers, false)
 	s2.widths = everyOther(s2.widths)
 	*s1.keep = foldStore{only: s2.widths, gramOnly: true}
-	fit1 := func(ctx context.Context, st stage) (rowModel, StageCV, error) {
+	fit1 := func(ctx context.Context, st stage) (rowModel, stageCV, error) {
 		st.a = gauss
 		m, cv, err := fitRobustStage(ctx, robustStage{stage: st, kernelCols: cols, nullZ: nullZ}, &pr.plan)
 		if m != nil {
@@ -80,7 +80,7 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 		}
 		return m, cv, err
 	}
-	fit2 := func(ctx context.Context, st stage) (rowModel, StageCV, error) {
+	fit2 := func(ctx context.Context, st stage) (rowModel, stageCV, error) {
 		return fitRobustStage(ctx, robustStage{stage: st, kernelCols: cols, nullZ: nullZ, minKept: dim}, &pr.plan)
 	}
 	v, cvs, err := twoStages(ctx, pr, s1, s2, fit1, fit2, sw)
@@ -92,7 +92,7 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 		return nil, err
 	}
 	rep.detail.AxesEigenvalues, rep.detail.KernelCoords = eig, cols
-	rep.cv = append([]StageCV{cvSel}, cvs...)
+	rep.cv = append([]stageCV{cvSel}, cvs...)
 	for j := 0; j < pr.d; j++ {
 		if mat.Norm(v.ColView(j), 1) == 0 {
 			rep.NullCoords = append(rep.NullCoords, j)

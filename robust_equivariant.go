@@ -54,7 +54,7 @@ func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim in
 		return nil, fmt.Errorf("%w: robust WF-LSNGCA: the start lost rank", ErrSingular)
 	}
 	for r := 0; r < robustRounds; r++ {
-		var cv StageCV
+		var cv stageCV
 		b, cv, err = alignStep(ctx, yw, completeFrame(b), dim, fmt.Sprintf("align %d", r+1), &ef.tilt)
 		if cv.Name != "" {
 			rep.cv = append(rep.cv, cv)
@@ -104,7 +104,7 @@ func whitenedData(pr *prepared, wh whitening) *prepared {
 // is exactly of that form with Δ_j the tilt of the index space toward
 // coordinate j, so it returns the corrected basis u·[I; Δ] (d×dim), and
 // sets tf to the frame, the tilt and its covariance.
-func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int, name string, tf *tiltFit) (*mat.Dense, StageCV, error) {
+func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int, name string, tf *tiltFit) (*mat.Dense, stageCV, error) {
 	var y mat.Dense
 	y.Mul(pr.z, u)
 	n, d := y.Dims()

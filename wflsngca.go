@@ -107,7 +107,7 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	}
 	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.NewPartition)
 	sw.lap("prepare")
-	fit := func(ctx context.Context, st stage) (rowModel, StageCV, error) { return fitStage(ctx, st, &pr.plan) }
+	fit := func(ctx context.Context, st stage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
 	v, cv, err := twoStages(ctx, pr, s1, s2, fit, fit, sw)
 	if err != nil {
 		return nil, err
@@ -118,7 +118,7 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	}
 	sw.lap("eigen")
 	return &Result{Method: methodWFLSNGCA, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
-		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, CV: cv}}, nil
+		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, cv: cv}}, nil
 }
 
 // methodWFLSNGCA is the Result.Method of WFLSNGCA's fits.
@@ -162,13 +162,13 @@ func (pr *prepared) wfStages(centers *mat.Dense, newPart bool) (s1, s2 stage) {
 }
 
 // stageFitter fits one least-squares stage.
-type stageFitter func(ctx context.Context, st stage) (rowModel, StageCV, error)
+type stageFitter func(ctx context.Context, st stage) (rowModel, stageCV, error)
 
 // twoStages runs the two stages of Algorithm 1 on the standardised data
 // pr.z: fit1 estimates g ≈ ∇log p from s1; with aᵢⱼ = ∇g_j(xᵢ)ᵀxᵢ, fit2
 // estimates v from s2 (whose a it sets). It returns v̂(xᵢ) (n×d) and the
 // stages' cross-validation reports.
-func twoStages(ctx context.Context, pr *prepared, s1, s2 stage, fit1, fit2 stageFitter, sw *stopwatch) (*mat.Dense, []StageCV, error) {
+func twoStages(ctx context.Context, pr *prepared, s1, s2 stage, fit1, fit2 stageFitter, sw *stopwatch) (*mat.Dense, []stageCV, error) {
 	g, cv1, err := fit1(ctx, s1)
 	if err != nil {
 		return nil, nil, err
@@ -188,5 +188,5 @@ func twoStages(ctx context.Context, pr *prepared, s1, s2 stage, fit1, fit2 stage
 		return nil, nil, err
 	}
 	sw.lap("v")
-	return vals, []StageCV{cv1, cv2}, nil
+	return vals, []stageCV{cv1, cv2}, nil
 }

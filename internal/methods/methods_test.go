@@ -70,13 +70,9 @@ func TestSettingsReachTheEstimator(t *testing.T) {
 		var cv []studyhook.Stage
 		switch r := res.Report.(type) {
 		case *ngca.LSReport:
-			centers, folds = r.NumCenters, r.Folds
-			for _, st := range r.CV {
-				cv = append(cv, studyhook.Stage{Name: st.Name, Widths: st.Widths})
-			}
+			centers, folds, cv = r.NumCenters, r.Folds, studyhook.Stages(r)
 		case *ngca.RobustReport:
-			d, _ := studyhook.RobustDetails(r)
-			centers, folds, cv = r.NumCenters, r.Folds, d.Stages
+			centers, folds, cv = r.NumCenters, r.Folds, studyhook.Stages(r)
 		case *ngca.MIPPReport:
 			if !m.Applies(SetIterations) || r.Iterations != 4 || r.Threshold != 1.2 {
 				t.Errorf("%s: MIPP report %+v", m.Key, r)

@@ -47,8 +47,6 @@ type Robust struct {
 	// ScreenRows is the number of rows the screens and the MIPP start ran
 	// on.
 	ScreenRows int
-	// Stages are the cross-validated stages that ran, in order.
-	Stages []Stage
 }
 
 // Stage is a cross-validated stage of a fit: its name and its grid of
@@ -66,6 +64,10 @@ type RobustLimits struct {
 }
 
 var (
+	// Stages returns the cross-validated stages of a fit of a kernel
+	// estimator (from its *ngca.LSReport or *ngca.RobustReport), in the
+	// order they ran; nil for any other report.
+	Stages func(report any) []Stage
 	// RobustDetails returns the detail of a *ngca.RobustReport, or false
 	// for any other report.
 	RobustDetails func(report any) (Robust, bool)
