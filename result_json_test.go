@@ -19,7 +19,8 @@ import (
 )
 
 // jsonEstimators are every estimator, and both paths of the robust
-// variant, with small grids.
+// variant, with small grids (and SNGCA with few test functions and
+// passes): the JSON tests need fits, not accurate ones.
 func jsonEstimators() []ngca.Estimator {
 	small := []float64{0.5, 1}
 	return []ngca.Estimator{
@@ -27,7 +28,7 @@ func jsonEstimators() []ngca.Estimator {
 		&ngca.LSNGCA{Dim: 2, Widths: small, Ridges: small, Src: seeded()},
 		&ngca.MIPP{Dim: 2, Src: seeded()},
 		&ngca.IMAK{Dim: 2},
-		&ngca.SNGCA{Dim: 2, Src: seeded()},
+		&ngca.SNGCA{Dim: 2, Functions: 200, FinalFunctions: 40, Passes: 2, MaxIter: 200, Src: seeded()},
 		&ngca.RobustWFLSNGCA{Dim: 2, Widths: small, Ridges: small, Src: seeded()},
 		robustAxes(&ngca.RobustWFLSNGCA{Dim: 2, Widths: small, Ridges: small, Src: seeded()}),
 	}
