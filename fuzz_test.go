@@ -318,12 +318,12 @@ func FuzzMIPP(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fc := decodeFuzz(data)
 		c := fc.cfg
-		fams := []ngca.Family{{Kind: ngca.FamilyKind(c[1] % 4), L: 1 + int(c[2])%8}}
+		fams := []studyhook.Family{{Kind: familyKinds[c[1]%4], L: 1 + int(c[2])%8}}
 		if c[1]&0x10 != 0 {
-			fams = append(fams, ngca.Family{Kind: ngca.FamilyKind(c[1] >> 2 % 4), Params: []float64{0.5, 2}})
+			fams = append(fams, studyhook.Family{Kind: familyKinds[c[1]>>2%4], Params: []float64{0.5, 2}})
 		}
 		fuzzFit(t, fc, func(workers int) ngca.Estimator {
-			return &ngca.MIPP{Dim: fc.dim, Families: fams, Iterations: 1 + int(c[0])%5, Threshold: thresholds[c[3]%4], Workers: workers}
+			return withFamilies(&ngca.MIPP{Dim: fc.dim, Iterations: 1 + int(c[0])%5, Threshold: thresholds[c[3]%4], Workers: workers}, fams)
 		})
 	})
 }

@@ -77,5 +77,47 @@ func init() {
 		return studyhook.SNGCA{Projection: r.projection.String(), Functions: r.functions, FinalFunctions: r.finalFunctions,
 			Passes: r.passes, Kappa: r.kappa, Tol: r.tol, MaxIter: r.maxIter}, true
 	}
+	studyhook.SetFamilies = func(est any, fams []studyhook.Family) error {
+		var fs []family
+		for i, f := range fams {
+			kind := familyKind(-1)
+			for k, fk := range familyKinds {
+				if fk.name == f.Kind {
+					kind = familyKind(k)
+				}
+			}
+			if kind < 0 {
+				return fmt.Errorf("%w: families[%d]: unknown kind %q (want gauss-pow3, tanh, sin or cos)", ErrParam, i, f.Kind)
+			}
+			fs = append(fs, family{Kind: kind, Params: f.Params, Min: f.Min, Max: f.Max, L: f.L})
+		}
+		switch e := est.(type) {
+		case *MIPP:
+			e.families = fs
+		case *SNGCA:
+			e.families = fs
+		default:
+			return fmt.Errorf("%w: %T is neither a *MIPP nor a *SNGCA", ErrParam, est)
+		}
+		return nil
+	}
+	studyhook.DefaultFamilies = func() []studyhook.Family {
+		var out []studyhook.Family
+		for _, f := range defaultFamilies() {
+			out = append(out, studyhook.Family{Kind: f.Kind.String(), Min: f.Min, Max: f.Max, L: f.L})
+		}
+		return out
+	}
+	studyhook.MIPPDetails = func(report any) (studyhook.MIPP, bool) {
+		r, ok := report.(*MIPPReport)
+		if !ok || r == nil {
+			return studyhook.MIPP{}, false
+		}
+		d := studyhook.MIPP{Iterations: r.iterations, Threshold: r.threshold}
+		for _, c := range r.families {
+			d.Families = append(d.Families, studyhook.FamilyCount{Family: c.Family, Kept: c.Kept, Total: c.Total, Degenerate: c.Degenerate})
+		}
+		return d, true
+	}
 	studyhook.RobustDefaultLimits = studyhook.RobustLimits{Level: robustLevel, MaxDistance: robustMaxDistance, MissedMargin: robustMissedMargin}
 }

@@ -115,10 +115,11 @@ type SNGCA struct {
 	// is the semidefinite program (projSDP); the studies set the others
 	// through studyhook.SetSNGCAProjection.
 	projection sngcaProjection
-	// Families lists the families of test functions; empty means
-	// DefaultFamilies(). Test function l of a pass uses family l mod F
-	// and a parameter drawn uniformly from that family's parameters.
-	Families []Family
+	// families lists the families of test functions; empty means MIPP's
+	// default, the paper's four. Test function l of a pass uses family
+	// l mod F and a parameter drawn uniformly from that family's
+	// parameters. The studies set them through studyhook.SetFamilies.
+	families []family
 	// Functions is the number L of test functions of every pass that uses
 	// the closed form (all passes but the last), more than d + 1 + Dim;
 	// 0 means
@@ -373,7 +374,7 @@ func (s *SNGCA) settings() (SNGCAReport, []mippFamily, error) {
 	}
 	// MIPP's checks of the families, reused (its other fields are left
 	// at their defaults).
-	fams, _, _, err := (&MIPP{Families: s.Families}).settings()
+	fams, _, _, err := (&MIPP{families: s.families}).settings()
 	if err != nil {
 		return rep, nil, err
 	}

@@ -164,7 +164,7 @@ func TestSNGCABadInput(t *testing.T) {
 		{"Kappa NaN", &ngca.SNGCA{Dim: 2, Kappa: math.NaN()}, x, ngca.ErrParam},
 		{"Tol −1", &ngca.SNGCA{Dim: 2, Tol: -1}, x, ngca.ErrParam},
 		{"MaxIter −1", &ngca.SNGCA{Dim: 2, MaxIter: -1}, x, ngca.ErrParam},
-		{"family", &ngca.SNGCA{Dim: 2, Families: []ngca.Family{{Kind: 9}}}, x, ngca.ErrParam},
+		{"family", withFamilies(&ngca.SNGCA{Dim: 2}, []studyhook.Family{{Kind: "sin", L: -1}}), x, ngca.ErrParam},
 		{"workers", &ngca.SNGCA{Dim: 2, Workers: -2}, x, ngca.ErrParam},
 	}
 	if err := studyhook.SetSNGCAProjection(&ngca.SNGCA{}, "pca"); !errors.Is(err, ngca.ErrParam) {

@@ -79,7 +79,8 @@ func fitSettings(rep ngca.Report) settingsJSON {
 	case *ngca.RobustReport:
 		return settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
 	case *ngca.MIPPReport:
-		return settingsJSON{Iterations: r.Iterations, Threshold: r.Threshold}
+		d, _ := studyhook.MIPPDetails(r)
+		return settingsJSON{Iterations: d.Iterations, Threshold: d.Threshold}
 	case *ngca.IMAKReport:
 		return settingsJSON{Iterations: r.MaxPasses}
 	case *ngca.SNGCAReport:

@@ -74,7 +74,7 @@ func TestSettingsReachTheEstimator(t *testing.T) {
 		case *ngca.RobustReport:
 			centers, folds, cv = r.NumCenters, r.Folds, studyhook.Stages(r)
 		case *ngca.MIPPReport:
-			if !m.Applies(SetIterations) || r.Iterations != 4 || r.Threshold != 1.2 {
+			if d, _ := studyhook.MIPPDetails(r); !m.Applies(SetIterations) || d.Iterations != 4 || d.Threshold != 1.2 {
 				t.Errorf("%s: MIPP report %+v", m.Key, r)
 			}
 			continue

@@ -88,7 +88,47 @@ var (
 	// its *ngca.SNGCAReport), the defaults resolved, or false for any
 	// other report.
 	SNGCASettings func(report any) (SNGCA, bool)
+
+	// SetFamilies sets the families of index functions of a *ngca.MIPP
+	// (or of test functions of a *ngca.SNGCA); nil means the paper's
+	// four.
+	SetFamilies func(est any, fams []Family) error
+	// DefaultFamilies returns the paper's four families, in the order
+	// MIPP uses them.
+	DefaultFamilies func() []Family
+	// MIPPDetails returns the settings and the per-family counts of a fit
+	// of ngca.MIPP (from its *ngca.MIPPReport), or false for any other
+	// report.
+	MIPPDetails func(report any) (MIPP, bool)
 )
+
+// Family is a family of MIPP's index functions h(y) = s_p(wᵀy) of one
+// kind, one function per parameter p: listed in Params, or L values spaced
+// evenly over [Min, Max] (zero values: the kind's default range and 1000
+// functions). Kind is "gauss-pow3" (s(z) = z³·exp(−z²/(2p))), "tanh"
+// (tanh(p·z)), "sin" (sin(p·z)) or "cos" (cos(p·z)).
+type Family struct {
+	Kind     string
+	Params   []float64
+	Min, Max float64
+	L        int
+}
+
+// MIPP is the detail of a fit of ngca.MIPP: its settings, the defaults
+// resolved, and for every family in order what it kept.
+type MIPP struct {
+	Iterations int
+	Threshold  float64
+	Families   []FamilyCount
+}
+
+// FamilyCount is what MIPP kept of one family: Kept functions passed the
+// threshold out of Total; Degenerate were dropped untested (β vanished or
+// was not finite).
+type FamilyCount struct {
+	Family                  string
+	Kept, Total, Degenerate int
+}
 
 // SNGCA are the settings of a fit of ngca.SNGCA.
 type SNGCA struct {
