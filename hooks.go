@@ -56,6 +56,22 @@ func init() {
 	studyhook.Default = studyhook.Defaults{Centers: defaultCenters, Folds: defaultFolds, Widths: defaultWidths(), Ridges: defaultRidges(),
 		MIPPIterations: defaultMIPPIterations, MIPPThreshold: defaultMIPPThreshold, CheckRefits: defaultCheckRefits,
 		CheckShare: defaultCheckShare, DimAlpha: defaultDimAlpha, DimBootstrap: defaultDimBootstrap}
+	studyhook.SetNewPartition = func(est any) error {
+		w, ok := est.(*WFLSNGCA)
+		if !ok {
+			return fmt.Errorf("%w: %T is not a *WFLSNGCA", ErrParam, est)
+		}
+		w.newPartition = true
+		return nil
+	}
+	studyhook.SetIMAKSymmetric = func(est any) error {
+		im, ok := est.(*IMAK)
+		if !ok {
+			return fmt.Errorf("%w: %T is not an *IMAK", ErrParam, est)
+		}
+		im.symmetric = true
+		return nil
+	}
 	studyhook.SetSNGCAProjection = func(est any, projection string) error {
 		s, ok := est.(*SNGCA)
 		if !ok {
@@ -69,13 +85,13 @@ func init() {
 		}
 		return fmt.Errorf("%w: unknown SNGCA projection %q (want sdp, convex or residual)", ErrParam, projection)
 	}
-	studyhook.SNGCASettings = func(report any) (studyhook.SNGCA, bool) {
+	studyhook.SNGCADetails = func(report any) (studyhook.SNGCA, bool) {
 		r, ok := report.(*SNGCAReport)
 		if !ok || r == nil {
 			return studyhook.SNGCA{}, false
 		}
 		return studyhook.SNGCA{Projection: r.projection.String(), Functions: r.functions, FinalFunctions: r.finalFunctions,
-			Passes: r.passes, Kappa: r.kappa, Tol: r.tol, MaxIter: r.maxIter}, true
+			Passes: r.passes, Kappa: r.kappa, Tol: r.tol, MaxIter: r.maxIter, Lambda: r.lambda, Gap: r.gap, Dropped: r.dropped}, true
 	}
 	studyhook.SetFamilies = func(est any, fams []studyhook.Family) error {
 		var fs []family

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -57,8 +58,8 @@ func TestIMAKEquivariance(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sym := range []bool{false, true} {
-		base := fit(t, &ngca.IMAK{Dim: 2, Symmetric: sym, Alpha: 0.25}, x)
-		res := fit(t, &ngca.IMAK{Dim: 2, Symmetric: sym, Alpha: 0.25}, &xa)
+		base := fit(t, symmetricIf(&ngca.IMAK{Dim: 2, Alpha: 0.25}, sym), x)
+		res := fit(t, symmetricIf(&ngca.IMAK{Dim: 2, Alpha: 0.25}, sym), &xa)
 		want.Mul(&inv, base.Basis)
 		p, q := projector(orthonormalised(t, &want)), projector(res.Basis)
 		p.Sub(p, q)
@@ -168,7 +169,7 @@ func TestIMAKBadInput(t *testing.T) {
 		{"negative alpha", &ngca.IMAK{Dim: 2, Alpha: -0.5}, x, ngca.ErrParam},
 		{"NaN alpha", &ngca.IMAK{Dim: 2, Alpha: math.NaN()}, x, ngca.ErrParam},
 		{"Inf alpha", &ngca.IMAK{Dim: 2, Alpha: math.Inf(1)}, x, ngca.ErrParam},
-		{"symmetric alpha 1", &ngca.IMAK{Dim: 2, Alpha: 1, Symmetric: true}, x, ngca.ErrParam},
+		{"symmetric alpha 1", symmetricIf(&ngca.IMAK{Dim: 2, Alpha: 1}, true), x, ngca.ErrParam},
 		{"schedule above 1", &ngca.IMAK{Dim: 2, Schedule: []float64{0.5, 1.5}}, x, ngca.ErrParam},
 		{"schedule NaN", &ngca.IMAK{Dim: 2, Schedule: []float64{math.NaN()}}, x, ngca.ErrParam},
 		{"negative max passes", &ngca.IMAK{Dim: 2, MaxPasses: -1}, x, ngca.ErrParam},
@@ -225,13 +226,23 @@ func TestIMAKSymmetric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sym := fit(t, &ngca.IMAK{Dim: 2, Alpha: 0.25, Symmetric: true}, x)
+	sym := fit(t, symmetricIf(&ngca.IMAK{Dim: 2, Alpha: 0.25}, true), x)
 	def := fit(t, &ngca.IMAK{Dim: 2, Alpha: 0.25}, x)
 	if e := ngca.SubspaceError(def.Basis, sym.Basis); e > 1e-12 || !sym.Report.(*ngca.IMAKReport).Converged {
 		t.Errorf("α = 0.25: ε = %.3g between the forms, report %+v", e, sym.Report)
 	}
-	diverged := fit(t, &ngca.IMAK{Dim: 2, Symmetric: true}, x)
+	diverged := fit(t, symmetricIf(&ngca.IMAK{Dim: 2}, true), x)
 	if diverged.Report.(*ngca.IMAKReport).Converged || ngca.SubspaceError(truth, diverged.Basis) < 0.01 {
 		t.Errorf("α = 0.5: converged %v, ε = %.3g", diverged.Report.(*ngca.IMAKReport).Converged, ngca.SubspaceError(truth, diverged.Basis))
 	}
+}
+
+// symmetricIf returns im, set to the symmetric form if sym.
+func symmetricIf(im *ngca.IMAK, sym bool) *ngca.IMAK {
+	if sym {
+		if err := studyhook.SetIMAKSymmetric(im); err != nil {
+			panic(err)
+		}
+	}
+	return im
 }

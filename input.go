@@ -477,7 +477,8 @@ type prepared struct {
 // none.
 // Random draws happen here and in the caller, on the calling goroutine, in
 // a fixed order: centers, then the partitions (one for WF-LSNGCA's two
-// stages unless NewPartition, one per stage for the robust variant).
+// stages unless newPartition; the robust variant's draws are listed at
+// RobustWFLSNGCA.Fit).
 func prepare(ctx context.Context, x mat.Matrix, c config, dim int, hasDim bool) (*prepared, error) {
 	if err := checkContext(ctx); err != nil {
 		return nil, err

@@ -157,23 +157,21 @@ type SNGCA struct {
 
 // SNGCAReport is the Report of SNGCA.
 type SNGCAReport struct {
-	// Lambda is the ℓ1 penalty λ of the last pass's program.
-	Lambda float64
 	// Iterations counts the solver iterations of the last pass.
 	Iterations int
-	// Gap is the last pass's final relative duality gap.
-	Gap float64
-	// Converged reports whether the last pass's solve met Tol within
-	// MaxIter.
+	// Converged reports whether the last pass's solve met Tol (on the
+	// relative duality gap) within MaxIter.
 	Converged bool
-	// Dropped counts the test functions of the last pass whose values
-	// vanished or were not finite on the data.
-	Dropped int
 
-	// The settings the fit used, the defaults resolved. (The other
-	// projections report their own Iterations, Gap and Converged: the
+	// The solver's last ℓ1 penalty λ and relative duality gap, the test
+	// functions of the last pass whose values vanished or were not finite
+	// (dropped), and the settings the fit used, the defaults resolved;
+	// the studies read them through studyhook.SNGCADetails. (The other
+	// projections report their own iterations, gap and convergence: the
 	// most of any probe's ADMM iterations and its largest relative
 	// residual; 0, 0 and true for the closed form.)
+	lambda, gap               float64
+	dropped                   int
 	projection                sngcaProjection
 	functions, finalFunctions int
 	passes                    int
@@ -241,7 +239,7 @@ func (s *SNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		rep.Dropped = vec.dead
+		rep.dropped = vec.dead
 		if est, err = s.project(ctx, pr, proj, &rep, sd, vec, est.basis, sngcaRho(k)); err != nil {
 			return nil, err
 		}
@@ -251,7 +249,7 @@ func (s *SNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep.Lambda, rep.Iterations, rep.Gap, rep.Converged = est.lambda, est.iterations, est.gap, est.converged
+	rep.lambda, rep.Iterations, rep.gap, rep.Converged = est.lambda, est.iterations, est.gap, est.converged
 	return &Result{Method: methodSNGCA, Basis: basis, Eigenvalues: est.eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(), Report: &rep}, nil
 }
 

@@ -63,7 +63,7 @@ func TestSNGCAProjections(t *testing.T) {
 	for _, p := range sngcaProjections {
 		res := fit(t, withProjection(&ngca.SNGCA{Dim: 2, Src: seeded()}, p), x)
 		checkOrthonormal(t, res.Basis, 6, 2)
-		rep, _ := studyhook.SNGCASettings(res.Report)
+		rep, _ := studyhook.SNGCADetails(res.Report)
 		e := ngca.SubspaceError(truth, res.Basis)
 		t.Logf("%v: ε %.2e, eigenvalues %.3g, report %+v %+v", p, e, res.Eigenvalues, res.Report, rep)
 		if e > 0.01 {

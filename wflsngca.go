@@ -68,15 +68,15 @@ type WFLSNGCA struct {
 	VWidths, VRidges []float64
 	// Folds is the number of cross-validation folds; 0 means 5.
 	Folds int
-	// NewPartition, if true, draws a new random partition of the rows for
-	// the cross-validation of stage 2, as the authors' code does. By
-	// default stage 2 uses the folds of stage 1 (the paper asks for
-	// neither): its fold Gram matrices and their tridiagonal reductions
-	// are then those of stage 1 wherever the grids agree, and are reused,
-	// so that stage 2 only forms its new targets and solves. The two
-	// choices give the same accuracy (docs/speed.md), not the same
-	// results.
-	NewPartition bool
+	// Stage 2 cross-validates on the folds of stage 1 (the paper asks for
+	// no particular partition): its fold Gram matrices and their
+	// tridiagonal reductions are then those of stage 1 wherever the grids
+	// agree, and are reused, so that stage 2 only forms its new targets
+	// and solves. newPartition draws a new random partition for stage 2
+	// instead, as the authors' code does; the two choices give the same
+	// accuracy (docs/speed.md), not the same results. The studies that
+	// follow the authors' code set it through studyhook.
+	newPartition bool
 	// Src is the source of randomness (centers and the partitions).
 	// Fit draws from it on the calling goroutine, so fitting twice
 	// continues the stream; a Source must not be shared by concurrent fits.
@@ -105,7 +105,7 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if pr.n <= pr.d {
 		return nil, fmt.Errorf("%w: %d rows for %d columns; WF-LSNGCA needs more rows than columns", ErrSamples, pr.n, pr.d)
 	}
-	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.NewPartition)
+	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newPartition)
 	sw.lap("prepare")
 	fit := func(ctx context.Context, st stage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
 	v, cv, err := twoStages(ctx, pr, s1, s2, fit, fit, sw)

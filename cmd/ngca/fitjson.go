@@ -84,7 +84,7 @@ func fitSettings(rep ngca.Report) settingsJSON {
 	case *ngca.IMAKReport:
 		return settingsJSON{Iterations: r.MaxPasses}
 	case *ngca.SNGCAReport:
-		s, _ := studyhook.SNGCASettings(r)
+		s, _ := studyhook.SNGCADetails(r)
 		return settingsJSON{Iterations: s.MaxIter}
 	}
 	return settingsJSON{}

@@ -80,14 +80,23 @@ var (
 	// RobustDefaultLimits are the limits the adaptive path applies.
 	RobustDefaultLimits RobustLimits
 
+	// SetNewPartition makes a *ngca.WFLSNGCA draw a new partition of the
+	// rows for stage 2, as the authors' code does (by default stage 2
+	// reuses the folds of stage 1).
+	SetNewPartition func(est any) error
+
+	// SetIMAKSymmetric makes a *ngca.IMAK take its estimate from the
+	// symmetric second-order matrix, the form first reconstructed.
+	SetIMAKSymmetric func(est any) error
+
 	// SetSNGCAProjection sets the final step of a *ngca.SNGCA's last
 	// pass: "sdp" (the default, the 2013 semidefinite program), "convex"
 	// (the 2010 ℓ1 projection) or "residual" (the closed form).
 	SetSNGCAProjection func(est any, projection string) error
-	// SNGCASettings returns the settings a fit of ngca.SNGCA used (from
-	// its *ngca.SNGCAReport), the defaults resolved, or false for any
-	// other report.
-	SNGCASettings func(report any) (SNGCA, bool)
+	// SNGCADetails returns the detail of a fit of ngca.SNGCA (from its
+	// *ngca.SNGCAReport): its settings, the defaults resolved, and the
+	// solver's last penalty and gap; false for any other report.
+	SNGCADetails func(report any) (SNGCA, bool)
 
 	// SetFamilies sets the families of index functions of a *ngca.MIPP
 	// (or of test functions of a *ngca.SNGCA); nil means the paper's
@@ -130,13 +139,17 @@ type FamilyCount struct {
 	Kept, Total, Degenerate int
 }
 
-// SNGCA are the settings of a fit of ngca.SNGCA.
+// SNGCA is the detail of a fit of ngca.SNGCA: its settings, the ℓ1
+// penalty λ and relative duality gap of the last pass's solve, and the
+// test functions of that pass dropped (values vanished or not finite).
 type SNGCA struct {
 	Projection                string
 	Functions, FinalFunctions int
 	Passes                    int
 	Kappa, Tol                float64
 	MaxIter                   int
+	Lambda, Gap               float64
+	Dropped                   int
 }
 
 // Defaults are the library's default settings, which the configuration

@@ -38,7 +38,13 @@ const tolerance = 1e-9
 // change a result).
 // wf is WF-LSNGCA as the tables ran it: a new partition for stage 2
 // (the reference code's choice, once the default).
-func wf(src rand.Source) ngca.Estimator   { return &ngca.WFLSNGCA{Dim: 2, Src: src, NewPartition: true} }
+func wf(src rand.Source) ngca.Estimator {
+	w := &ngca.WFLSNGCA{Dim: 2, Src: src}
+	if err := studyhook.SetNewPartition(w); err != nil {
+		panic(err)
+	}
+	return w
+}
 func ls(src rand.Source) ngca.Estimator   { return &ngca.LSNGCA{Dim: 2, Src: src} }
 func mipp(src rand.Source) ngca.Estimator { return &ngca.MIPP{Dim: 2, Src: src} }
 func robust(p string) func(rand.Source) ngca.Estimator {
