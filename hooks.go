@@ -93,6 +93,13 @@ func init() {
 		return studyhook.SNGCA{Projection: r.projection.String(), Functions: r.functions, FinalFunctions: r.finalFunctions,
 			Passes: r.passes, Kappa: r.kappa, Tol: r.tol, MaxIter: r.maxIter, Lambda: r.lambda, Gap: r.gap, Dropped: r.dropped}, true
 	}
+	studyhook.DimDetails = func(report any) (studyhook.Dim, bool) {
+		r, ok := report.(*DimReport)
+		if !ok || r == nil {
+			return studyhook.Dim{}, false
+		}
+		return studyhook.Dim{Settings: r.settings, Alpha: r.alpha, Bootstrap: r.bootstrap, MaxDim: r.maxDim}, true
+	}
 	studyhook.SetFamilies = func(est any, fams []studyhook.Family) error {
 		var fs []family
 		for i, f := range fams {

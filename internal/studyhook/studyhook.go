@@ -98,6 +98,11 @@ var (
 	// solver's last penalty and gap; false for any other report.
 	SNGCADetails func(report any) (SNGCA, bool)
 
+	// DimDetails returns the settings of a run of ngca.EstimateDim (from
+	// its *ngca.DimReport), the defaults resolved, with a description of
+	// the test's fixed settings; false for any other value.
+	DimDetails func(report any) (Dim, bool)
+
 	// SetFamilies sets the families of index functions of a *ngca.MIPP
 	// (or of test functions of a *ngca.SNGCA); nil means the paper's
 	// four.
@@ -110,6 +115,13 @@ var (
 	// report.
 	MIPPDetails func(report any) (MIPP, bool)
 )
+
+// Dim is the settings of a run of ngca.EstimateDim.
+type Dim struct {
+	Settings          string
+	Alpha             float64
+	Bootstrap, MaxDim int
+}
 
 // Family is a family of MIPP's index functions h(y) = s_p(wᵀy) of one
 // kind, one function per parameter p: listed in Params, or L values spaced

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/internal/synth"
 	"github.com/ngca-go/ngca/research/internal/repro"
 )
@@ -180,7 +181,8 @@ func (c *WideConfig) runJob(ctx context.Context, j wideJob) ([]WideRow, error) {
 		ts = append(ts, strconv.Itoa(t.K)+":"+strconv.FormatFloat(t.PValue, 'g', 3, 64))
 		row.Replicas += t.Replicates
 	}
-	row.Replicas += rep.Bootstrap
+	set, _ := studyhook.DimDetails(rep)
+	row.Replicas += set.Bootstrap
 	row.Tests = strings.Join(ts, " ")
 	return []WideRow{row}, nil
 }
