@@ -41,8 +41,8 @@ type Result struct {
 	// variant's equivariant estimate (that of its MIPP start: the refined
 	// frame is not the eigenvectors of a matrix, and the start's spectrum
 	// ranks the directions it was refined from), ĜĜᵀ of the last pass
-	// (whitened) for IMAK, and for SNGCA the matrix its Projection names,
-	// in the metric of the covariance. A clear gap after the Dim-th value
+	// (whitened) for IMAK, and for SNGCA the averaged Fantope matrix of
+	// its last pass, in the metric of the covariance. A clear gap after the Dim-th value
 	// suggests Dim is right; Separation measures it. Every estimator sets
 	// Eigenvalues (a Result read from JSON written before this field was
 	// always set may lack it).
@@ -177,7 +177,7 @@ type stageCV struct {
 	// "v" for stage 2 of WF-LSNGCA; the robust variant has more.
 	Name string
 	// Widths and Ridges are the candidate grids, in the order of the rows
-	// and columns of every Selection's Scores.
+	// and columns of every cvChoice's Scores.
 	Widths, Ridges []float64
 	// Coords holds one cvChoice per output coordinate.
 	Coords []cvChoice

@@ -64,8 +64,8 @@ const (
 // and what was measured.
 //
 // The data are standardised and centred, not whitened. For a test function
-// h(z) = f(ωᵀz) with f from MIPP's families (Families), integration by
-// parts under the model p(z) = g(Bᵀz)·φ_Q(z) gives
+// h(z) = f(ωᵀz) with f from MIPP's families of index functions,
+// integration by parts under the model p(z) = g(Bᵀz)·φ_Q(z) gives
 //
 //	E[∇h] = Q⁻¹·E[(z − μ_Q)·h] − B·E[h·∇log g(Bᵀz)],
 //

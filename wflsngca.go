@@ -147,7 +147,9 @@ func (w *WFLSNGCA) config() config {
 // with the given centers. It draws stage 1's partition from pr.rng, and
 // stage 2's too if newPart is set; otherwise stage 2 uses stage 1's, and
 // with it the fold Gram matrices and reductions that stage 1 keeps for it
-// (fitStage; the robust variant's stages differ and keep none).
+// (fitStage). The robust variant's axes estimate calls it too, with one
+// partition, and keeps only the Gram matrices of the widths its stage 2
+// uses (robust_axes.go).
 func (pr *prepared) wfStages(centers *mat.Dense, newPart bool) (s1, s2 stage) {
 	s1 = stage{name: "lsldg", x: pr.z, centers: centers, widths: pr.widths, ridges: pr.ridges,
 		part: newPartition(pr.rng, pr.n, pr.folds)}
