@@ -336,7 +336,7 @@ func TestCheckRobustPath(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p := res.Report.(*ngca.RobustReport).Path; p != tc.want {
+			if p := res.Report.(*ngca.RobustReport).Estimate; p != tc.want {
 				t.Fatalf("the fit took the %v path, want %v", p, tc.want)
 			}
 			rep, err := ngca.Check(context.Background(), est, x, res, ngca.CheckOptions{Src: rand.NewPCG(3, 4)})

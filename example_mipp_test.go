@@ -28,7 +28,7 @@ func ExampleMIPP() {
 	fmt.Printf("basis: %d×%d\n", d, m)
 	fmt.Printf("subspace error below 0.02: %v\n", ngca.SubspaceError(truth, res.Basis) < 0.02)
 	fmt.Printf("clear eigenvalue gap after 2: %v\n", res.Eigenvalues[1] > 10*res.Eigenvalues[2])
-	kept := res.Report.(*ngca.MIPPReport).Kept
+	kept := res.Report.(*ngca.MIPPReport).KeptFunctions
 	fmt.Printf("index functions kept: between 2 and 4000: %v\n", kept >= 2 && kept <= 4000)
 	// Output:
 	// basis: 10×2

@@ -15,7 +15,7 @@ func init() {
 			return studyhook.Robust{}, false
 		}
 		d := rep.detail
-		d.Path, d.P, d.Distance, d.NullCoords = rep.Path, rep.P, rep.Distance, rep.NullCoords
+		d.Path, d.P, d.Distance, d.NullCoords = rep.Estimate, rep.P, rep.Distance, rep.NullCoords
 		return d, true
 	}
 	studyhook.Stages = func(report any) []studyhook.Stage {

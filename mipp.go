@@ -128,10 +128,10 @@ func (f family) params(i int) ([]float64, error) {
 
 // MIPPReport is the Report of MIPP.
 type MIPPReport struct {
-	// Kept is the number of index functions whose normalised β passed the
-	// signal-to-noise threshold, the vectors whose spread gives the
-	// estimate.
-	Kept int
+	// KeptFunctions is the number of index functions whose normalised β
+	// passed the signal-to-noise threshold, the vectors whose spread gives
+	// the estimate.
+	KeptFunctions int
 
 	// The settings the fit used (the defaults resolved), and per family
 	// of index functions what it kept (studyhook.MIPPDetails).
@@ -277,7 +277,7 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	}
 	sw.lap("eigen")
 	return &Result{Method: methodMIPP, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
-		Report: &MIPPReport{Kept: keptTotal(kept), iterations: iters, threshold: tau, families: kept}}, nil
+		Report: &MIPPReport{KeptFunctions: keptTotal(kept), iterations: iters, threshold: tau, families: kept}}, nil
 }
 
 // mippEstimate is MIPP on data already prepared: the whitened rows y

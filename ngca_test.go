@@ -437,17 +437,17 @@ func TestResultContract(t *testing.T) {
 					t.Errorf("LSReport %+v", r)
 				}
 			case *ngca.MIPPReport:
-				if d, _ := studyhook.MIPPDetails(r); d.Iterations != 10 || d.Threshold != 1.6 || len(d.Families) != 4 || r.Kept < 2 {
+				if d, _ := studyhook.MIPPDetails(r); d.Iterations != 10 || d.Threshold != 1.6 || len(d.Families) != 4 || r.KeptFunctions < 2 {
 					t.Errorf("MIPPReport %+v, %+v", r, d)
 				}
 			case *ngca.RobustReport:
 				d, _ := studyhook.RobustDetails(r)
 				want := d.AxesEigenvalues
-				if r.Path == "equivariant" {
+				if r.Estimate == "equivariant" {
 					want = d.StartEigenvalues
 				}
 				if !reflect.DeepEqual(res.Eigenvalues, want) {
-					t.Errorf("robust variant on path %v: eigenvalues %v, want %v", r.Path, res.Eigenvalues, want)
+					t.Errorf("robust variant on path %v: eigenvalues %v, want %v", r.Estimate, res.Eigenvalues, want)
 				}
 			default:
 				t.Fatalf("Report is %T", res.Report)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -239,6 +240,27 @@ func TestResultJSONOlder(t *testing.T) {
 			t.Errorf("%s: read %+v", tc.json, r)
 		}
 	}
+	// Reports written when RobustReport.Path was a number and
+	// MIPPReport.Kept a list per family: the fields the reports no longer
+	// have are left out, the others read.
+	for _, tc := range []struct {
+		json string
+		want ngca.Report
+	}{
+		{`{"ngca_result": 1, "label": "WF-LSNGCA robust", "basis": [[1], [0]], "mean": [0, 0], "report": {"type": "RobustReport", "value": ` +
+			`{"Path": 1, "P": 0.5, "Distance": 2, "Wald": 3, "KernelCoords": [0, 1], "CV": [{"Name": "v", "Widths": [1], "Ridges": [1], "Coords": []}], "NullCoords": [1], "NumCenters": 100, "Folds": 5}}}`,
+			&ngca.RobustReport{P: 0.5, Distance: 2, NullCoords: []int{1}, NumCenters: 100, Folds: 5}},
+		{`{"ngca_result": 1, "label": "MIPP", "basis": [[1], [0]], "mean": [0, 0], "report": {"type": "MIPPReport", "value": ` +
+			`{"Iterations": 10, "Kept": [{"Degenerate": 0, "Family": "tanh", "Kept": 809, "Total": 1000}], "Threshold": 1.6}}}`,
+			&ngca.MIPPReport{}},
+	} {
+		var r ngca.Result
+		if err := json.Unmarshal([]byte(tc.json), &r); err != nil {
+			t.Errorf("%s: %v", tc.json, err)
+		} else if !reflect.DeepEqual(r.Report, tc.want) {
+			t.Errorf("%s: report %+v, want %+v", tc.json, r.Report, tc.want)
+		}
+	}
 	// null leaves the result alone, as for other types.
 	r := ngca.Result{Method: "kept"}
 	if err := json.Unmarshal([]byte("null"), &r); err != nil || r.Method != "kept" {
@@ -299,7 +321,7 @@ func TestResultJSONErrors(t *testing.T) {
 		{"timing too long, decimal", `{"basis": [[1], [0]], "mean": [0, 0], "timings": {"total": 9223372036.854775808}}`, []error{ngca.ErrParam}},
 		{"label a number", `{"label": 1, "basis": [[1], [0]], "mean": [0, 0]}`, []error{ngca.ErrParam}},
 		{"unknown report", `{"basis": [[1], [0]], "mean": [0, 0], "report": {"type": "Nope", "value": {}}}`, []error{ngca.ErrParam}},
-		{"report field of another type", `{"basis": [[1], [0]], "mean": [0, 0], "report": {"type": "MIPPReport", "value": {"Threshold": "many"}}}`, []error{ngca.ErrParam}},
+		{"report field of another type", `{"basis": [[1], [0]], "mean": [0, 0], "report": {"type": "RobustReport", "value": {"P": "many"}}}`, []error{ngca.ErrParam}},
 	} {
 		r := ngca.Result{Method: "kept"}
 		err := json.Unmarshal([]byte(tc.json), &r)

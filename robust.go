@@ -161,8 +161,8 @@ type RobustWFLSNGCA struct {
 // RobustReport is the Report of RobustWFLSNGCA: which estimate it
 // returned and why.
 type RobustReport struct {
-	// Path is the estimate returned: "axes" or "equivariant".
-	Path string
+	// Estimate is the estimate returned: "axes" or "equivariant".
+	Estimate string
 	// P is the p-value of the test of the axes estimate (no tilt at its
 	// frame: a Wald statistic against χ² with (d − Dim)·Dim degrees of
 	// freedom), and Distance the axes estimate's Wald distance from the
@@ -283,7 +283,7 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 		return nil, err
 	}
 	res.Eigenvalues = rep.detail.StartEigenvalues
-	if rep.Path == robustAxes.String() {
+	if rep.Estimate == robustAxes.String() {
 		res.Eigenvalues = rep.detail.AxesEigenvalues
 	}
 	rep.detail.Axes, rep.detail.Equivariant = back(rep.detail.Axes), back(rep.detail.Equivariant)
@@ -349,7 +349,7 @@ func (w *RobustWFLSNGCA) with(src rand.Source, workers int) Estimator {
 }
 
 // refitsOf returns the estimator whose refits Check compares with res: w
-// with its Path set to the estimate res returned (RobustReport.Path), so
+// with its Path set to the estimate res returned (RobustReport.Estimate), so
 // that Check measures that estimate's sampling error and not how often the
 // adaptive decision goes the other way; w itself if its Path is not
 // adaptive or res holds no such report.
@@ -359,7 +359,7 @@ func (w *RobustWFLSNGCA) refitsOf(res *Result) Estimator {
 		return w
 	}
 	c := *w
-	switch rep.Path {
+	switch rep.Estimate {
 	case robustAxes.String():
 		c.path = robustAxes
 	case robustEquivariant.String():
@@ -386,7 +386,7 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 		if axes, err = axesEstimate(ctx, pr, wh, dim, o.nullZ, sub, rep, sw); err != nil {
 			return nil, err
 		}
-		rep.detail.Axes, rep.Path = axes, robustAxes.String()
+		rep.detail.Axes, rep.Estimate = axes, robustAxes.String()
 		if o.path == robustAxes {
 			return axes, nil
 		}
@@ -397,7 +397,7 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 	}
 	rep.detail.Equivariant, rep.detail.Refined = eq.basis, eq.refined
 	if o.path == robustEquivariant {
-		rep.Path = robustEquivariant.String()
+		rep.Estimate = robustEquivariant.String()
 		return eq.basis, nil
 	}
 	keep, err := keepAxes(ctx, eq, axes, dim, rep)
@@ -406,7 +406,7 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 	}
 	sw.lap("test")
 	if !keep {
-		rep.Path = robustEquivariant.String()
+		rep.Estimate = robustEquivariant.String()
 		return eq.basis, nil
 	}
 	return axes, nil

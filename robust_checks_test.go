@@ -109,7 +109,7 @@ func TestAxesCheckSingular(t *testing.T) {
 			t.Fatalf("%d levels: %v", levels, err)
 		}
 		r := res.Report.(*RobustReport)
-		if r.Path != robustEquivariant.String() || !math.IsInf(r.detail.Wald, 1) || r.P != 0 || r.detail.DF != (d-2)*2 || math.IsNaN(r.Distance) {
+		if r.Estimate != robustEquivariant.String() || !math.IsInf(r.detail.Wald, 1) || r.P != 0 || r.detail.DF != (d-2)*2 || math.IsNaN(r.Distance) {
 			t.Errorf("%d levels: report %+v", levels, r)
 		}
 	}

@@ -282,7 +282,7 @@ func (a *fitArgs) fitTable(ctx context.Context, e *env, m methods.Method, t *dat
 		e.detailf("its screens kept %s", screenDetails(res, t))
 	}
 	if r, ok := res.Report.(*ngca.RobustReport); ok {
-		e.detailf("%s returned its %s estimate: the test of the axes estimate gave p = %.3g, its distance from the equivariant estimate %.3g", res.Method, r.Path, r.P, r.Distance)
+		e.detailf("%s returned its %s estimate: the test of the axes estimate gave p = %.3g, its distance from the equivariant estimate %.3g", res.Method, r.Estimate, r.P, r.Distance)
 	}
 	return res, nil
 }
@@ -329,7 +329,7 @@ func columnRef(t *dataio.Table, j int) string {
 func nullNote(res *ngca.Result, t *dataio.Table) string {
 	r, ok := res.Report.(*ngca.RobustReport)
 	_, d := t.X.Dims()
-	if !ok || r.Path != "axes" || len(r.NullCoords) == 0 {
+	if !ok || r.Estimate != "axes" || len(r.NullCoords) == 0 {
 		return ""
 	}
 	var kept []string

@@ -69,11 +69,13 @@ start's); mean (the column means, which transform subtracts); timings
 ({"type": "LSReport", "MIPPReport", "RobustReport", "IMAKReport" or
 "SNGCAReport", "value": every field of that Go type by its Go name}: the
 kernel estimators' centers and folds, MIPP's number of kept functions
-(Kept), the robust variant's Path ("axes" or "equivariant"), the p-value
-P of the test of the axes estimate and its Distance from the equivariant
-one (the axes estimate is returned only if p ≥ 0.01 and distance ≤ 4, or
-beyond that distance if the equivariant estimate misses more structure
-than it), NullCoords (data columns numbered from 0), and so on). The command's
+(KeptFunctions), the robust variant's Estimate ("axes" or
+"equivariant"), the p-value P of the test of the axes estimate and its
+Distance from the equivariant one (the axes estimate is returned only if
+p ≥ 0.01 and distance ≤ 4, or p ≥ 0.01 and, beyond that distance, the
+evidence that the equivariant estimate misses structure exceeds the
+converse by 3 paired z-scores), NullCoords (data columns numbered from
+0), and so on). The command's
 fields, after label: method (the key of the estimator that ran, as
 -method takes it); input, format, n, d, dim; columns and label_column
 (when the file has a header); column_numbers; left_out (the columns the

@@ -113,8 +113,8 @@ func TestCommittedStudyRuns(t *testing.T) {
 			} else {
 				t.Logf("ε = %v, recorded %v: relative difference %.3g", got, want, d)
 			}
-			if r, ok := res.Report.(*ngca.RobustReport); ok && run.path != "" && r.Path != path {
-				t.Errorf("path %v, recorded %v", r.Path, path)
+			if r, ok := res.Report.(*ngca.RobustReport); ok && run.path != "" && r.Estimate != path {
+				t.Errorf("path %v, recorded %v", r.Estimate, path)
 			}
 		})
 	}

@@ -234,7 +234,7 @@ func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
 		default:
 			row.Epsilon = ngca.SubspaceError(truth, res.Basis)
 			if r, ok := res.Report.(*ngca.RobustReport); ok {
-				row.Path, row.P = r.Path, r.P
+				row.Path, row.P = r.Estimate, r.P
 			}
 		}
 		rows = append(rows, row)
