@@ -11,7 +11,7 @@
 #               with go build instead of once per fit)
 #   NGCA_DATA   folder of the LIBSVM files vehicle.scale, svmguide3, svmguide1,
 #               shuttle.trn, ijcnn1 (default ../shared/datasets, as
-#               `ngca reproduce benchmark`)
+#               `go run ./cmd/reproduce benchmark`)
 #   NGCA_SRC    module source the ablation helper is built against: the
 #               robust variant's settings that the command does not expose
 #               (NullZ, Path); default this repository. NGCA_ABLATE=0 skips it.

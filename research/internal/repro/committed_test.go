@@ -58,7 +58,7 @@ func robust(p string) func(rand.Source) ngca.Estimator {
 }
 
 // artificialRuns are rows of docs/errors.csv (aligned) or
-// docs/turned/errors.csv (turned) of `ngca reproduce artificial` (seed 1).
+// docs/turned/errors.csv (turned) of `go run ./cmd/reproduce artificial` (seed 1).
 func artificialRuns(dist ngcatest.Distribution, r float64, run int, rotated bool) []committedRun {
 	file := filepath.Join("..", "..", "docs", "errors.csv")
 	if rotated {
@@ -78,7 +78,7 @@ func artificialRuns(dist ngcatest.Distribution, r float64, run int, rotated bool
 	return out
 }
 
-// robustRun is a row of docs/robust-runs.csv of `ngca reproduce robust`
+// robustRun is a row of docs/robust-runs.csv of `go run ./cmd/reproduce robust`
 // (seed 1).
 func robustRun(cell string, r float64, d int, rotate bool, dist ngcatest.Distribution, seed int, key, path string) committedRun {
 	est := map[string]func(rand.Source) ngca.Estimator{"robust": robust("adaptive"),

@@ -1,7 +1,7 @@
 // Command partition-study measures whether WF-LSNGCA's stage 2 loses
 // accuracy by reusing stage 1's cross-validation partition (the default)
 // instead of drawing a new one (a new partition, as the authors' code does; studyhook.SetNewPartition). It fits
-// both settings to the data sets of `ngca reproduce artificial` (seed 1,
+// both settings to the data sets of `go run ./cmd/reproduce artificial` (seed 1,
 // the same data and estimator seeds, so the NewPartition column repeats
 // the committed study's runs exactly) and prints a Markdown table of the
 // mean subspace error per cell with its seed-to-seed spread.
