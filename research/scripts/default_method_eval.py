@@ -131,14 +131,17 @@ def timed(argv):
     return p, wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
-ROBUST_PATHS = ['adaptive', 'axes', 'equivariant']  # ngca.RobustPath
+ROBUST_PATHS = ['adaptive', 'axes', 'equivariant']  # the report's Path of earlier versions
 
 
 def robust_block(j):
     """The robust variant's report of a `ngca fit -json` file in the shape of the
     ablation helper: path by name, wald, p and distance None when not finite,
     kernel and null columns numbered from 1. Files of earlier versions have the
-    block as "robust"."""
+    block as "robust". The report of `ngca fit -json` now holds the estimate
+    returned (Estimate), P, Distance and NullCoords only: wald, df, refined and
+    kernel_coords are then None (the ablation helper, which reads the library's
+    detail through internal/studyhook, still gives them)."""
     if 'robust' in j:
         return j['robust']
     rep = j.get('report') or {}
@@ -146,9 +149,11 @@ def robust_block(j):
         return None
     v = rep['value']
     finite = lambda x: None if isinstance(x, str) else x  # "NaN", "+Inf", "-Inf"
-    return dict(path=ROBUST_PATHS[v['Path']], wald=finite(v['Wald']), df=v['DF'], p=finite(v['P']),
-                distance=finite(v['Distance']), refined=v['Refined'],
-                kernel_coords=[k + 1 for k in v['KernelCoords'] or []], null_coords=[k + 1 for k in v['NullCoords'] or []])
+    path = v['Estimate'] if 'Estimate' in v else ROBUST_PATHS[v['Path']]
+    kc = v.get('KernelCoords')
+    return dict(path=path, wald=finite(v.get('Wald')), df=v.get('DF'), p=finite(v['P']),
+                distance=finite(v['Distance']), refined=v.get('Refined'),
+                kernel_coords=None if kc is None else [k + 1 for k in kc], null_coords=[k + 1 for k in v['NullCoords'] or []])
 
 
 def fit_one(cmd, args, path, outjson):
