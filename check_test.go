@@ -40,6 +40,7 @@ func TestCheckVerdicts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits and checks several estimators")
 	}
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		signal string
@@ -254,6 +255,7 @@ func TestCheckOtherEstimator(t *testing.T) {
 // TestCheckFewRows: an unstable fit whose refits have fewer than d² rows
 // says in words that the rows are few for the columns.
 func TestCheckFewRows(t *testing.T) {
+	t.Parallel()
 	sig, err := synth.Lookup("uniform")
 	if err != nil {
 		t.Fatal(err)
@@ -324,6 +326,7 @@ func TestCheckRobustPath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("checks two robust fits twice")
 	}
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		mix  int

@@ -32,6 +32,7 @@ func dimData(t *testing.T, m, n int, r float64, rotate bool, seed uint64) *mat.D
 // then (docs/dim.md measures the rates), so one miss of the nine is
 // allowed; the four of -short must all be right.
 func TestEstimateDim(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		m      int
 		r      float64
@@ -106,6 +107,7 @@ func TestEstimateDimWide(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three 30-column data sets")
 	}
+	t.Parallel()
 	for i, c := range []struct {
 		data     synth.Wide
 		seed     uint64

@@ -110,6 +110,7 @@ func transformed(x *mat.Dense, f func(i, j int, v float64) float64) *mat.Dense {
 }
 
 func TestInvariants(t *testing.T) {
+	t.Parallel()
 	const m = 2
 	x, truth := invariantData(t)
 	n, d := x.Dims()

@@ -17,6 +17,7 @@ import (
 // along the columns, does not reach it. The research module's
 // TestOrientation runs ten cells, two seeds each.
 func TestOrientationBound(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		signal string
 		spec   synth.Spec

@@ -35,6 +35,7 @@ func meanError(t *testing.T, a ngcatest.Artificial, seeds int, est func(src rand
 // two seeds each. The authors' code reaches a mean ε of about 1e-4
 // (WF-LSNGCA) and 1e-3 (LSNGCA) there (docs/results.md).
 func TestRecovery(t *testing.T) {
+	t.Parallel()
 	seeds := 2
 	if testing.Short() {
 		seeds = 1

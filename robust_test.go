@@ -38,6 +38,7 @@ func TestRobustGains(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits the robust variant 18 times")
 	}
+	t.Parallel()
 	cases := []robustCase{
 		{"rotated (a) r=0", ngcatest.Artificial{Dist: ngcatest.GaussianMixture, Rotate: true}, 0.01, 0.2},
 		{"rotated (c) r=0", ngcatest.Artificial{Dist: ngcatest.SubGaussian, Rotate: true}, 0.01, 0.2},
@@ -86,6 +87,7 @@ func median(v []float64) float64 {
 // rejects the axes estimate (a false rejection, at a rate above the
 // nominal level 0.01; docs/robust.md).
 func TestRobustAligned(t *testing.T) {
+	t.Parallel()
 	seeds := 3
 	if testing.Short() {
 		seeds = 1
@@ -264,6 +266,7 @@ func TestRobustScreenD30(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three robust fits at d = 30")
 	}
+	t.Parallel()
 	sig, err := synth.Lookup("uniform")
 	if err != nil {
 		t.Fatal(err)
@@ -304,6 +307,7 @@ func TestRobustComparisonBelowD2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("four robust fits at d = 50")
 	}
+	t.Parallel()
 	for _, dist := range []ngcatest.Distribution{ngcatest.GaussianMixture, ngcatest.SubGaussian} {
 		for seed := uint64(1); seed <= 2; seed++ {
 			x, truth, err := ngcatest.Artificial{Dist: dist, N: 1000, D: 50}.Sample(rand.NewPCG(seed, 1))

@@ -41,6 +41,7 @@ func TestSNGCARecovery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("4 fits of about 2 s")
 	}
+	t.Parallel()
 	const seeds = 1
 	for _, dist := range ngcatest.Distributions() {
 		t.Run(dist.String(), func(t *testing.T) {
