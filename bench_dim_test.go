@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/repro/dimstudy"
+	"github.com/ngca-go/ngca/internal/synth"
 )
 
 // BenchmarkEstimateDim times EstimateDim with its defaults (all CPUs) on
@@ -15,7 +15,7 @@ import (
 // first m columns are uniform, exponential, bimodal and t5 in turn.
 // One operation takes seconds: run it with -benchtime 1x.
 func BenchmarkEstimateDim(b *testing.B) {
-	for _, c := range []dimstudy.Wide{
+	for _, c := range []synth.Wide{
 		{N: 5000, D: 40, M: 10, Family: "mixed", Turned: true},
 		{N: 1800, D: 60, M: 20, Family: "mixed", Turned: true},
 		{N: 2000, D: 10, M: 2, Family: "mixed", Turned: true},

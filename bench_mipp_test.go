@@ -33,7 +33,7 @@ func BenchmarkMIPPKernels(b *testing.B) {
 			gatherLanes(y, d, z, w)
 		}
 	})
-	for _, kind := range []FamilyKind{FamilyGaussPow3, FamilyTanh, FamilySin} {
+	for _, kind := range []familyKind{familyGaussPow3, familyTanh, familySin} {
 		b.Run(kind.String(), func(b *testing.B) {
 			for b.Loop() {
 				laneValues(kind, &p, z, s, ds, &sum)

@@ -41,7 +41,7 @@ func wfVectors(t *testing.T, x *mat.Dense, reuse bool) *mat.Dense {
 	if !reuse {
 		s1.keep, s2.reuse = nil, nil
 	}
-	fit := func(ctx context.Context, st stage) (rowModel, StageCV, error) { return fitStage(ctx, st, &pr.plan) }
+	fit := func(ctx context.Context, st stage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
 	v, _, err := twoStages(context.Background(), pr, s1, s2, fit, fit, newStopwatch())
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestRowBlocks(t *testing.T) {
 	for _, est := range []func() Estimator{
 		func() Estimator { return &WFLSNGCA{Dim: 2, NumCenters: 40, Src: rand.NewPCG(5, 5)} },
 		func() Estimator {
-			return &RobustWFLSNGCA{Dim: 2, NumCenters: 40, Src: rand.NewPCG(5, 5), Path: RobustAxes, NullZ: -1}
+			return &RobustWFLSNGCA{Dim: 2, NumCenters: 40, Src: rand.NewPCG(5, 5), path: robustAxes, nullZ: -1}
 		},
 	} {
 		fit := func() *Result {

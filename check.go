@@ -10,14 +10,14 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// DefaultCheckRefits is the number of refits that Check makes when
-// CheckOptions.Refits is 0, and DefaultCheckShare the share of the rows
+// defaultCheckRefits is the number of refits that Check makes when
+// CheckOptions.Refits is 0, and defaultCheckShare the share of the rows
 // each refit sees when CheckOptions.Share is 0: four refits on three
 // quarters of the rows cost as much as six on halves, and stay in the
 // regime of the full fit where halves would not (docs/check.md).
 const (
-	DefaultCheckRefits = 4
-	DefaultCheckShare  = 0.75
+	defaultCheckRefits = 4
+	defaultCheckShare  = 0.75
 )
 
 // The thresholds of Check's verdict, on the subspace error ε
@@ -59,11 +59,11 @@ const (
 // CheckOptions configure Check. The zero value means the defaults.
 type CheckOptions struct {
 	// Refits is the number B of refits on random subsamples of the rows,
-	// of the fit's estimator and of each reference; 0 means
-	// DefaultCheckRefits. It must be at least 2.
+	// of the fit's estimator and of each reference; 0 means 4. It must be
+	// at least 2.
 	Refits int
 	// Share is the share q of the rows in each subsample, which holds
-	// s = ⌊q·n⌋ rows drawn without replacement; 0 means DefaultCheckShare.
+	// s = ⌊q·n⌋ rows drawn without replacement; 0 means 0.75.
 	// It must lie in (0, 1) and leave at least 2 rows in and 1 out.
 	Share float64
 	// Src is the source of randomness (the subsamples and the seeds of the
@@ -305,13 +305,13 @@ func refitSizes(opts CheckOptions, n int) (b, s int, err error) {
 	b = opts.Refits
 	switch {
 	case b == 0:
-		b = DefaultCheckRefits
+		b = defaultCheckRefits
 	case b < 2:
 		return 0, 0, fmt.Errorf("%w: Refits = %d, need at least 2", ErrParam, opts.Refits)
 	}
 	q := opts.Share
 	if q == 0 {
-		q = DefaultCheckShare
+		q = defaultCheckShare
 	}
 	s = int(q * float64(n))
 	switch {

@@ -158,7 +158,7 @@ func TestCVAgainstPlainLoop(t *testing.T) {
 		var (
 			theta *mat.Dense
 			lin   []float64
-			cv    StageCV
+			cv    stageCV
 			err   error
 		)
 		if tc.robust {

@@ -11,11 +11,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Defaults of DimOptions: Alpha = 0 means DefaultDimAlpha, Bootstrap = 0
-// means DefaultDimBootstrap.
+// Defaults of DimOptions: Alpha = 0 means defaultDimAlpha, Bootstrap = 0
+// means defaultDimBootstrap.
 const (
-	DefaultDimAlpha     = 0.05
-	DefaultDimBootstrap = 39
+	defaultDimAlpha     = 0.05
+	defaultDimBootstrap = 39
 )
 
 // DimOptions configure EstimateDim. The zero value gives the documented
@@ -69,13 +69,6 @@ type DimReport struct {
 	// Dim is the estimated dimension of the non-Gaussian index space: the
 	// number of non-Gaussian directions resolved. 0 means none was.
 	Dim int
-	// Settings describes the test's fixed settings.
-	Settings string
-	// Alpha, Bootstrap and MaxDim are the settings used (defaults
-	// resolved).
-	Alpha     float64
-	Bootstrap int
-	MaxDim    int
 	// FewRows reports n < d²: below about d² rows an estimate blind to the
 	// columns' orientation cannot resolve a weak symmetric signal (its
 	// fourth moments, the first to differ from a Gaussian's, are noise of
@@ -98,6 +91,13 @@ type DimReport struct {
 	// non-Gaussian structure beyond the Dim directions, too weak or too
 	// spread to be resolved direction by direction.
 	Remainder DimTest
+
+	// The settings used, the defaults resolved (opts), and a description
+	// of the test's fixed settings; the command reads them through
+	// studyhook.DimDetails.
+	settings          string
+	alpha             float64
+	bootstrap, maxDim int
 }
 
 // DimTest is the test of one hypothesis "K non-Gaussian dimensions".
@@ -113,15 +113,17 @@ type DimTest struct {
 	// along the columns), and ColumnsNull its median over the replicates.
 	Columns, ColumnsNull float64
 	// Replicates is the number of replicates run (fewer than Bootstrap
-	// when the test stopped early, see EstimateDim) and Exceed how many
-	// were at least as extreme as the data.
-	Replicates, Exceed int
-	// PValue is the Monte Carlo p-value: (1 + Exceed)/(Replicates + 1)
-	// after all B replicates; after an early stop the larger of
-	// Exceed/Replicates and (1 + Exceed)/(B + 1).
+	// when the test stopped early, see EstimateDim).
+	Replicates int
+	// PValue is the Monte Carlo p-value: (1 + e)/(Replicates + 1) after
+	// all B replicates, e the number of replicates at least as extreme as
+	// the data; after an early stop the larger of e/Replicates and
+	// (1 + e)/(B + 1).
 	PValue float64
 	// Rejected reports PValue ≤ Alpha.
 	Rejected bool
+
+	exceed int // the replicates at least as extreme as the data
 }
 
 // EstimateDim estimates the dimension m of the non-Gaussian index space of
@@ -215,10 +217,10 @@ type dimSearch struct {
 // data.
 func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearch, error) {
 	if opts.Alpha == 0 {
-		opts.Alpha = DefaultDimAlpha
+		opts.Alpha = defaultDimAlpha
 	}
 	if opts.Bootstrap == 0 {
-		opts.Bootstrap = DefaultDimBootstrap
+		opts.Bootstrap = defaultDimBootstrap
 	}
 	switch {
 	case !(opts.Alpha > 0 && opts.Alpha < 1):
@@ -251,10 +253,10 @@ func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearc
 	pr.progress = &reporter{fn: opts.Progress, steps: dimSearchBound(opts.MaxDim) + 1}
 	return &dimSearch{pr: pr, opts: opts, y0: y, cols0: cols, deflation: newDeflation(y, cols), runs: map[int]*dimRun{},
 		rep: &DimReport{
-			Settings: fmt.Sprintf("projection pursuit by a robust negentropy index from FOBI's %d + %d extreme eigenvectors "+
+			settings: fmt.Sprintf("projection pursuit by a robust negentropy index from FOBI's %d + %d extreme eigenvectors "+
 				"(FastICA, %d steps), the skewness vector and the columns, %d refined by %d steps; Gaussian replicates",
 				dimSub, dimSuper, dimSubSteps, dimKeep, dimRefine),
-			Alpha: opts.Alpha, Bootstrap: opts.Bootstrap, MaxDim: opts.MaxDim, FewRows: pr.n < pr.d*pr.d,
+			alpha: opts.Alpha, bootstrap: opts.Bootstrap, maxDim: opts.MaxDim, FewRows: pr.n < pr.d*pr.d,
 		}}, nil
 }
 

@@ -70,10 +70,10 @@ func (s *dimSearch) remainder(ctx context.Context, k int) (DimTest, error) {
 	t := DimTest{K: k, Statistic: r.data.frob, Replicates: len(frobs), Null: median(frobs)}
 	for _, f := range frobs {
 		if f >= r.data.frob {
-			t.Exceed++
+			t.exceed++
 		}
 	}
-	t.PValue = float64(1+t.Exceed) / float64(len(frobs)+1)
+	t.PValue = float64(1+t.exceed) / float64(len(frobs)+1)
 	t.Rejected = t.PValue <= s.opts.Alpha
 	return t, nil
 }
@@ -214,12 +214,12 @@ func (r *dimRun) decide(alpha float64, B int) DimTest {
 	hi, lo := ranks(0)
 	for i := 1; i <= b; i++ {
 		if h, l := ranks(i); h > hi || (h == hi && l >= lo) {
-			t.Exceed++
+			t.exceed++
 		}
 	}
-	t.PValue = float64(1+t.Exceed) / float64(B+1)
+	t.PValue = float64(1+t.exceed) / float64(B+1)
 	if b < B {
-		t.PValue = math.Max(t.PValue, float64(t.Exceed)/float64(b))
+		t.PValue = math.Max(t.PValue, float64(t.exceed)/float64(b))
 	}
 	t.Rejected = t.PValue <= alpha
 	return t

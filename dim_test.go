@@ -11,13 +11,14 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/repro/dimstudy"
+	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/synth"
 )
 
-// dimData draws a data set of the study (see dimstudy.Data) with d = 10.
+// dimData draws a data set of the study (see synth.DimData) with d = 10.
 func dimData(t *testing.T, m, n int, r float64, rotate bool, seed uint64) *mat.Dense {
 	t.Helper()
-	x, _, err := dimstudy.Data{M: m, N: n, D: 10, R: r, Rotate: rotate}.Sample(rand.NewPCG(seed, 14))
+	x, _, err := synth.DimData{M: m, N: n, D: 10, R: r, Rotate: rotate}.Sample(rand.NewPCG(seed, 14))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,6 +32,7 @@ func dimData(t *testing.T, m, n int, r float64, rotate bool, seed uint64) *mat.D
 // then (docs/dim.md measures the rates), so one miss of the nine is
 // allowed; the four of -short must all be right.
 func TestEstimateDim(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		m      int
 		r      float64
@@ -63,14 +65,18 @@ func TestEstimateDim(t *testing.T) {
 // checkDimReport checks the invariants of a report of d-column data.
 func checkDimReport(t *testing.T, rep *ngca.DimReport, d int) {
 	t.Helper()
-	if rep.Dim < 0 || rep.Dim > rep.MaxDim || len(rep.Tests) == 0 {
-		t.Fatalf("bad report: Dim %d, MaxDim %d, %d tests", rep.Dim, rep.MaxDim, len(rep.Tests))
+	set, ok := studyhook.DimDetails(rep)
+	if !ok {
+		t.Fatal("no settings")
+	}
+	if rep.Dim < 0 || rep.Dim > set.MaxDim || len(rep.Tests) == 0 {
+		t.Fatalf("bad report: Dim %d, MaxDim %d, %d tests", rep.Dim, set.MaxDim, len(rep.Tests))
 	}
 	byK := map[int]ngca.DimTest{}
 	for i, ts := range rep.Tests {
-		if (i > 0 && ts.K <= rep.Tests[i-1].K) || ts.K < 0 || ts.K >= rep.MaxDim || ts.K > len(rep.Index) || !(ts.Statistic >= 0) ||
-			!(ts.PValue > 0 && ts.PValue <= 1) || ts.Rejected != (ts.PValue <= rep.Alpha) ||
-			ts.Replicates < 1 || ts.Replicates > rep.Bootstrap || ts.Exceed > ts.Replicates {
+		if (i > 0 && ts.K <= rep.Tests[i-1].K) || ts.K < 0 || ts.K >= set.MaxDim || ts.K > len(rep.Index) || !(ts.Statistic >= 0) ||
+			!(ts.PValue > 0 && ts.PValue <= 1) || ts.Rejected != (ts.PValue <= set.Alpha) ||
+			ts.Replicates < 1 || ts.Replicates > set.Bootstrap {
 			t.Errorf("bad test %d: %+v (Dim %d)", i, ts, rep.Dim)
 		}
 		if ts.Rejected != (ts.K < rep.Dim) {
@@ -78,14 +84,14 @@ func checkDimReport(t *testing.T, rep *ngca.DimReport, d int) {
 		}
 		byK[ts.K] = ts
 	}
-	if _, ok := byK[rep.Dim]; !ok && rep.Dim < rep.MaxDim {
-		t.Errorf("Dim %d < MaxDim %d but not tested", rep.Dim, rep.MaxDim)
+	if _, ok := byK[rep.Dim]; !ok && rep.Dim < set.MaxDim {
+		t.Errorf("Dim %d < MaxDim %d but not tested", rep.Dim, set.MaxDim)
 	}
 	if _, ok := byK[rep.Dim-1]; !ok && rep.Dim > 0 {
 		t.Errorf("Dim %d but k = %d not tested", rep.Dim, rep.Dim-1)
 	}
-	if r := rep.Remainder; r.K != rep.Dim || r.Replicates != rep.Bootstrap || r.Rejected != (r.PValue <= rep.Alpha) || !(r.Statistic >= 0) {
-		t.Errorf("bad remainder %+v (Dim %d, B %d)", r, rep.Dim, rep.Bootstrap)
+	if r := rep.Remainder; r.K != rep.Dim || r.Replicates != set.Bootstrap || r.Rejected != (r.PValue <= set.Alpha) || !(r.Statistic >= 0) {
+		t.Errorf("bad remainder %+v (Dim %d, B %d)", r, rep.Dim, set.Bootstrap)
 	}
 	if len(rep.Index) > d {
 		t.Errorf("%d indices for %d columns", len(rep.Index), d)
@@ -101,16 +107,17 @@ func TestEstimateDimWide(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three 30-column data sets")
 	}
+	t.Parallel()
 	for i, c := range []struct {
-		data     dimstudy.Wide
+		data     synth.Wide
 		seed     uint64
 		dim      int
 		few      bool
 		unsolved bool
 	}{
-		{dimstudy.Wide{N: 900, D: 30, M: 8, Family: "bimodal", Turned: true}, 0, 8, false, false},
-		{dimstudy.Wide{N: 600, D: 30, M: 10, Family: "uniform"}, 1, 10, true, false},
-		{dimstudy.Wide{N: 600, D: 30, M: 20, Family: "uniform", Turned: true}, 0, 0, true, true},
+		{synth.Wide{N: 900, D: 30, M: 8, Family: "bimodal", Turned: true}, 0, 8, false, false},
+		{synth.Wide{N: 600, D: 30, M: 10, Family: "uniform"}, 1, 10, true, false},
+		{synth.Wide{N: 600, D: 30, M: 20, Family: "uniform", Turned: true}, 0, 0, true, true},
 	} {
 		x, _, err := c.data.Sample(rand.NewPCG(c.seed, 11))
 		if err != nil {
@@ -164,7 +171,7 @@ func TestEstimateDimWorkers(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(steps) == 0 || steps[0].Stage != "k=0" || steps[len(steps)-1].Stage != "rest" ||
-			steps[len(steps)-1].Done != rep.Bootstrap {
+			steps[len(steps)-1].Done != 19 {
 			t.Errorf("workers %d: progress %+v", w, steps)
 		}
 		reps = append(reps, rep)

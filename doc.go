@@ -44,7 +44,7 @@
 //     tilt of the index space at it and it lies near the equivariant
 //     estimate, so that its error is bounded by the equivariant
 //     estimate's whatever the orientation of the subspace
-//     (docs/orientation/).
+//     (research/docs/orientation/).
 //   - LSNGCA, least-squares NGCA (Sasaki, Niu and Sugiyama, AISTATS 2016),
 //     whitens the data and estimates ∇log p(y) + y, which lies in E for
 //     whitened y, by one least-squares fit. On well-conditioned data it is
@@ -68,11 +68,21 @@
 //     radial kernel over passes; it is deterministic, exactly equivariant
 //     under invertible linear maps and the cheapest here. SNGCA does not
 //     whiten: a linear constraint on its test functions removes the
-//     covariance, and a semidefinite program (or the 2010 ℓ1 projection)
-//     finds the subspace; it is equivariant too, and the slowest here.
+//     covariance, and a semidefinite program finds the subspace; it is
+//     equivariant too, and the slowest here.
 //
 // Measured accuracy, cost and the commands that reproduce them are in the
 // repository's docs/ folder, not in this documentation.
+//
+// # The repository
+//
+// This module holds the library (this package), ngcatest (the paper's
+// artificial data with the true subspace), the command cmd/ngca (fit,
+// transform, plot, dim, demo) and the packages behind them under
+// internal/. The studies behind the figures of docs/ (the paper's
+// experiments, the orientation, robust, check and dimension studies),
+// their data and scripts are in research/, a module of its own that go get
+// does not download; docs/conventions.md lists every file.
 //
 // EstimateDim tests how many non-Gaussian dimensions the data have (a
 // deflationary projection pursuit, each count tested against Gaussian
@@ -80,12 +90,11 @@
 // of its spectrum.
 //
 // Check judges a fit without the truth: it refits the estimator to random
-// subsamples of three quarters of the rows and, for the estimators that depend on how the
-// columns are oriented, compares the fit with estimates that do not (IMAK,
-// then MIPP).
-// Its CheckReport says whether the fit is Doubtful, with the evidence in
-// figures and words; docs/check.md gives its calibration on fits of known
-// subspace.
+// subsamples of three quarters of the rows and, for the estimators that
+// depend on how the columns are oriented, compares the fit with estimates
+// that do not (IMAK, then MIPP). Its CheckReport says whether the fit is
+// Doubtful, with the evidence in figures and words; docs/check.md gives its
+// calibration on fits of known subspace.
 //
 // LSLDG, least-squares log-density gradients (Sasaki et al., 2014), is the
 // building block of the least-squares estimators. It is not an Estimator:
@@ -97,7 +106,8 @@
 // permutations, sign flips and rescalings of the columns but not under
 // general rotations of the data: as published, they need the non-Gaussian
 // subspace along the columns, as in all of the paper's experiments, and
-// are biased once it is mixed with other columns (docs/orientation/).
+// are biased once it is mixed with other columns
+// (research/docs/orientation/).
 // MIPP, IMAK and SNGCA are equivariant under any invertible linear map.
 //
 // # Ill-conditioned and singular data

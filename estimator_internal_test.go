@@ -68,7 +68,7 @@ func TestEstimatorInterface(t *testing.T) {
 			calls := 0
 			v.FieldByName("Progress").Set(reflect.ValueOf(func(Progress) { calls++ }))
 			if small, ok := e.(*SNGCA); ok {
-				small.Projection, small.Passes = SNGCAResidual, 2
+				small.projection, small.Passes = projResidual, 2
 			}
 			if e.dim() != 2 {
 				t.Errorf("dim() = %d, want 2", e.dim())

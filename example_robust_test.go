@@ -27,7 +27,7 @@ func ExampleRobustWFLSNGCA() {
 		rep := res.Report.(*ngca.RobustReport)
 		eps := ngca.SubspaceError(truth, res.Basis)
 		fmt.Printf("turned %-5v: %s estimate, subspace error below 1e-6: %v, below 0.01: %v\n",
-			turned, rep.Path, eps < 1e-6, eps < 0.01)
+			turned, rep.Estimate, eps < 1e-6, eps < 0.01)
 	}
 	// Output:
 	// turned false: axes estimate, subspace error below 1e-6: true, below 0.01: true

@@ -23,11 +23,11 @@ func ExampleSNGCA() {
 		log.Fatal(err)
 	}
 	rep := res.Report.(*ngca.SNGCAReport)
-	fmt.Printf("projection %v, %d passes\n", rep.Projection, rep.Passes)
+	fmt.Printf("converged: %v\n", rep.Converged)
 	fmt.Printf("subspace error below 0.01: %v\n", ngca.SubspaceError(truth, res.Basis) < 0.01)
 	fmt.Printf("clear eigenvalue gap after 2: %v\n", res.Eigenvalues[1] > 10*res.Eigenvalues[2])
 	// Output:
-	// projection sdp, 4 passes
+	// converged: true
 	// subspace error below 0.01: true
 	// clear eigenvalue gap after 2: true
 }

@@ -55,10 +55,10 @@ func ExampleLSNGCA() {
 	}
 	fmt.Printf("subspace error below 0.01: %v\n", ngca.SubspaceError(truth, res.Basis) < 0.01)
 	rep := res.Report.(*ngca.LSReport)
-	fmt.Printf("%s: %d stage (%s), %d centers, %d folds\n", res.Method, len(rep.CV), rep.CV[0].Name, rep.NumCenters, rep.Folds)
+	fmt.Printf("%s: %d centers, %d folds\n", res.Method, rep.NumCenters, rep.Folds)
 	// Output:
 	// subspace error below 0.01: true
-	// LSNGCA: 1 stage (lsldg), 100 centers, 5 folds
+	// LSNGCA: 100 centers, 5 folds
 }
 
 func ExampleLSLDG() {

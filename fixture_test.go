@@ -123,7 +123,7 @@ func TestFixtureWFLSNGCA(t *testing.T) {
 	f := loadFixture(t)
 	x, c := fixtureData()
 	est := &WFLSNGCA{Dim: 2, Centers: c, Widths: []float64{1}, Ridges: []float64{0.01},
-		VWidths: []float64{0.7}, VRidges: []float64{0.001}, NewPartition: true}
+		VWidths: []float64{0.7}, VRidges: []float64{0.001}, newPartition: true}
 
 	// The stages, through the code path Fit runs.
 	pr, err := prepare(context.Background(), x, est.config(), est.Dim, true)
@@ -131,12 +131,12 @@ func TestFixtureWFLSNGCA(t *testing.T) {
 		t.Fatal(err)
 	}
 	var models []*derivModel
-	fit := func(ctx context.Context, st stage) (rowModel, StageCV, error) {
+	fit := func(ctx context.Context, st stage) (rowModel, stageCV, error) {
 		m, cv, err := fitStage(ctx, st, &pr.plan)
 		models = append(models, m)
 		return m, cv, err
 	}
-	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), est.NewPartition)
+	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), est.newPartition)
 	v, _, err := twoStages(context.Background(), pr, s1, s2, fit, fit, newStopwatch())
 	if err != nil {
 		t.Fatal(err)

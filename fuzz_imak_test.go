@@ -27,8 +27,7 @@ func FuzzIMAK(f *testing.F) {
 		}
 		sym := c[2]&1 != 0 && alpha != 1
 		fuzzFit(t, fc, func(workers int) ngca.Estimator {
-			return &ngca.IMAK{Dim: fc.dim, Alpha: alpha, Schedule: sched, MaxPasses: passes, Tol: tols[c[2]>>1%4],
-				Symmetric: sym, Workers: workers}
+			return symmetricIf(&ngca.IMAK{Dim: fc.dim, Alpha: alpha, Schedule: sched, MaxPasses: passes, Tol: tols[c[2]>>1%4], Workers: workers}, sym)
 		})
 	})
 }

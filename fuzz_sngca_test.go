@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 )
 
 // FuzzSNGCA fits SNGCA with small settings decoded from the fuzz input:
@@ -13,14 +14,14 @@ func FuzzSNGCA(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fc := decodeFuzz(data)
 		c := fc.cfg
-		fams := []ngca.Family{{Kind: ngca.FamilyKind(c[1] % 4), L: 1 + int(c[2])%8}}
+		fams := []studyhook.Family{{Kind: familyKinds[c[1]%4], L: 1 + int(c[2])%8}}
 		if c[1]&0x10 != 0 {
-			fams = append(fams, ngca.Family{Kind: ngca.FamilyKind(c[1] >> 2 % 4), Params: []float64{0.5, 2}})
+			fams = append(fams, studyhook.Family{Kind: familyKinds[c[1]>>2%4], Params: []float64{0.5, 2}})
 		}
 		fuzzFit(t, fc, func(workers int) ngca.Estimator {
-			return &ngca.SNGCA{Dim: fc.dim, Projection: ngca.SNGCAProjection(c[0] % 3), Families: fams,
+			return withProjection(withFamilies(&ngca.SNGCA{Dim: fc.dim,
 				Functions: 10 + int(c[2]>>3)%20, FinalFunctions: 10 + int(c[3])%12, Passes: 1 + int(c[0]>>2)%2,
-				MaxIter: 1 + int(c[0]>>3)%30, Workers: workers}
+				MaxIter: 1 + int(c[0]>>3)%30, Workers: workers}, fams), []string{"sdp", "convex", "residual"}[c[0]%3])
 		})
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 )
 
 // The fuzz targets of the estimators: every Fit on a small matrix decoded
@@ -290,8 +291,14 @@ func FuzzRobustWFLSNGCA(f *testing.F) {
 		folds, centers, widths, ridges := fc.kernelSettings()
 		c := fc.cfg[3]
 		fuzzFit(t, fc, func(workers int) ngca.Estimator {
-			return &ngca.RobustWFLSNGCA{Dim: fc.dim, Folds: folds, NumCenters: centers, Widths: widths, Ridges: ridges,
-				Path: ngca.RobustPath(c % 3), NullZ: nullZ[c>>4%4], Workers: workers}
+			w := &ngca.RobustWFLSNGCA{Dim: fc.dim, Folds: folds, NumCenters: centers, Widths: widths, Ridges: ridges, Workers: workers}
+			if err := studyhook.SetRobustPath(w, []string{"adaptive", "axes", "equivariant"}[c%3]); err != nil {
+				t.Fatal(err)
+			}
+			if err := studyhook.SetRobustNullZ(w, nullZ[c>>4%4]); err != nil {
+				t.Fatal(err)
+			}
+			return w
 		})
 	})
 }
@@ -311,12 +318,12 @@ func FuzzMIPP(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fc := decodeFuzz(data)
 		c := fc.cfg
-		fams := []ngca.Family{{Kind: ngca.FamilyKind(c[1] % 4), L: 1 + int(c[2])%8}}
+		fams := []studyhook.Family{{Kind: familyKinds[c[1]%4], L: 1 + int(c[2])%8}}
 		if c[1]&0x10 != 0 {
-			fams = append(fams, ngca.Family{Kind: ngca.FamilyKind(c[1] >> 2 % 4), Params: []float64{0.5, 2}})
+			fams = append(fams, studyhook.Family{Kind: familyKinds[c[1]>>2%4], Params: []float64{0.5, 2}})
 		}
 		fuzzFit(t, fc, func(workers int) ngca.Estimator {
-			return &ngca.MIPP{Dim: fc.dim, Families: fams, Iterations: 1 + int(c[0])%5, Threshold: thresholds[c[3]%4], Workers: workers}
+			return withFamilies(&ngca.MIPP{Dim: fc.dim, Iterations: 1 + int(c[0])%5, Threshold: thresholds[c[3]%4], Workers: workers}, fams)
 		})
 	})
 }
@@ -336,12 +343,13 @@ func FuzzLSLDG(f *testing.F) {
 			checkFitError(t, err)
 			return
 		}
-		if len(m.CV.Coords) != fc.d || len(m.Mean()) != fc.d {
-			t.Fatalf("%d coordinates and %d means for %d columns", len(m.CV.Coords), len(m.Mean()), fc.d)
+		scores := ngca.ChosenScores(m)
+		if len(scores) != fc.d || len(m.Mean()) != fc.d {
+			t.Fatalf("%d coordinates and %d means for %d columns", len(scores), len(m.Mean()), fc.d)
 		}
-		for _, s := range m.CV.Coords {
-			if math.IsNaN(s.Score) || math.IsInf(s.Score, 0) {
-				t.Fatalf("chosen score %v", s.Score)
+		for _, s := range scores {
+			if math.IsNaN(s) || math.IsInf(s, 0) {
+				t.Fatalf("chosen score %v", s)
 			}
 		}
 		for _, v := range m.Theta().RawMatrix().Data {

@@ -53,7 +53,7 @@ const (
 // Because Ĝ's columns lie in the index space for every metric, a metric
 // that is not yet aligned with the index space causes no bias, and the
 // passes converge. The symmetric second-order matrix of the first
-// reconstruction, D̂ = sym(Ĝ·(I − M)) (Symmetric), lacks this property: for
+// reconstruction, D̂ = sym(Ĝ·(I − M)), lacks this property: for
 // a tilted metric its cross block between the index space and its
 // complement is biased, and at α ≥ 0.5 and small ε the passes drift away
 // from the fixed point. Ĝ with M = α·I is the reweighted PCA of Tan and
@@ -76,12 +76,12 @@ type IMAK struct {
 	// Dim is the dimension m of the non-Gaussian index space, 1 ≤ Dim < d.
 	Dim int
 	// Alpha is the scale α > 0 of the kernel metric; 0 means 0.5. With
-	// Symmetric, α = 1 is invalid (D̂ vanishes on the first pass).
+	// the symmetric form, α = 1 is invalid (D̂ vanishes on the first pass).
 	Alpha float64
 	// Schedule lists the weight ε ∈ [0, 1] of the current noise estimate
 	// in the metric of passes 2, 3, … (pass 1 is isotropic); passes
-	// beyond the list use its last value. Empty means
-	// DefaultIMAKSchedule().
+	// beyond the list use its last value. Empty means 0.5, 0.25, 0.1,
+	// 0.05, 0.02, 0.
 	Schedule []float64
 	// MaxPasses caps the number of passes, at least 1 + len(Schedule);
 	// 0 means max(50, 1 + len(Schedule)).
@@ -89,11 +89,12 @@ type IMAK struct {
 	// Tol is the tolerance on the change ‖ÛÛᵀ − Û₋₁Û₋₁ᵀ‖_F of the
 	// projector onto the estimate between passes, > 0; 0 means 1e-9.
 	Tol float64
-	// Symmetric, if true, takes Û from the symmetric matrix
+	// symmetric, if true, takes Û from the symmetric matrix
 	// D̂ = sym(Ĝ·(I − M)) = C − M·C·M − (I − M) (its Dim eigenvectors of
 	// largest |eigenvalue|) instead of ĜĜᵀ: the second-order form first
 	// reconstructed, less accurate and not always convergent (see above).
-	Symmetric bool
+	// The studies set it through studyhook.SetIMAKSymmetric.
+	symmetric bool
 	// Src is not used: the fit is deterministic.
 	Src rand.Source
 	// Workers is the number of goroutines; 0 means GOMAXPROCS, 1 means
@@ -108,13 +109,9 @@ type IMAK struct {
 
 // IMAKReport is the Report of IMAK.
 type IMAKReport struct {
-	// Alpha, Schedule, MaxPasses, Tol and Symmetric are the settings the
-	// fit used (the defaults resolved).
-	Alpha     float64
-	Schedule  []float64
+	// MaxPasses is the cap on the passes the fit used (the default
+	// resolved).
 	MaxPasses int
-	Tol       float64
-	Symmetric bool
 	// Passes is the number of passes run; Converged reports whether the
 	// last one changed the projector by at most Tol, after the Schedule
 	// was used up (otherwise the fit stopped at MaxPasses).
@@ -135,23 +132,23 @@ type imakSettings struct {
 	tol       float64
 }
 
-// DefaultIMAKSchedule returns the default schedule of IMAK, the weight ε
+// defaultIMAKSchedule returns the default schedule of IMAK, the weight ε
 // of the current noise estimate in the metric of passes 2, 3, …:
 // 0.5, 0.25, 0.1, 0.05, 0.02, 0.
-func DefaultIMAKSchedule() []float64 { return []float64{0.5, 0.25, 0.1, 0.05, 0.02, 0} }
+func defaultIMAKSchedule() []float64 { return []float64{0.5, 0.25, 0.1, 0.05, 0.02, 0} }
 
 func (im *IMAK) settings() (imakSettings, error) {
-	s := imakSettings{symmetric: im.Symmetric, alpha: im.Alpha, schedule: im.Schedule, maxPasses: im.MaxPasses, tol: im.Tol}
+	s := imakSettings{symmetric: im.symmetric, alpha: im.Alpha, schedule: im.Schedule, maxPasses: im.MaxPasses, tol: im.Tol}
 	switch {
 	case s.alpha == 0:
 		s.alpha = defaultIMAKAlpha
 	case !(s.alpha > 0) || math.IsInf(s.alpha, 1):
 		return s, fmt.Errorf("%w: Alpha = %v, need a positive finite value", ErrParam, im.Alpha)
 	case s.symmetric && s.alpha == 1:
-		return s, fmt.Errorf("%w: Alpha = 1 with Symmetric: D̂ vanishes", ErrParam)
+		return s, fmt.Errorf("%w: Alpha = 1 with the symmetric form: D̂ vanishes", ErrParam)
 	}
 	if len(s.schedule) == 0 {
-		s.schedule = DefaultIMAKSchedule()
+		s.schedule = defaultIMAKSchedule()
 	} else {
 		for k, e := range s.schedule {
 			if !(e >= 0 && e <= 1) {
@@ -229,7 +226,7 @@ func (im *IMAK) with(src rand.Source, workers int) Estimator {
 // iterate runs the passes and returns the final Û (whitened coordinates),
 // the eigenvalue magnitudes of the last pass's matrix and the report.
 func (ip *imakProblem) iterate(ctx context.Context, workers, dim int, s imakSettings, rep *reporter) (*mat.Dense, []float64, *IMAKReport, error) {
-	r := &IMAKReport{Alpha: s.alpha, Schedule: s.schedule, MaxPasses: s.maxPasses, Tol: s.tol, Symmetric: s.symmetric}
+	r := &IMAKReport{MaxPasses: s.maxPasses}
 	var u *mat.Dense
 	var eig []float64
 	for k := 1; k <= s.maxPasses; k++ {

@@ -15,19 +15,19 @@ import (
 
 // Defaults of the kernel estimators' configuration fields (the paper's §4.1
 // and the authors' experiment code): NumCenters = 0 means min(n,
-// DefaultCenters) centers, Folds = 0 means DefaultFolds folds.
+// defaultCenters) centers, Folds = 0 means defaultFolds folds.
 const (
-	DefaultCenters = 100
-	DefaultFolds   = 5
+	defaultCenters = 100
+	defaultFolds   = 5
 )
 
-// DefaultWidths returns the default grid of Gaussian widths σ:
+// defaultWidths returns the default grid of Gaussian widths σ:
 // 10 values spaced evenly in log scale over [10⁻¹, 10¹].
-func DefaultWidths() []float64 { return logspace(-1, 1, 10) }
+func defaultWidths() []float64 { return logspace(-1, 1, 10) }
 
-// DefaultRidges returns the default grid of ridge parameters λ:
+// defaultRidges returns the default grid of ridge parameters λ:
 // 10 values spaced evenly in log scale over [10⁻⁵, 10¹].
-func DefaultRidges() []float64 { return logspace(-5, 1, 10) }
+func defaultRidges() []float64 { return logspace(-5, 1, 10) }
 
 // logspace returns n values 10^(lo + (hi−lo)·i/(n−1)), i = 0..n−1, as
 // MATLAB's logspace(lo, hi, n).
@@ -91,7 +91,7 @@ func (c config) resolve(n, d int) (plan, error) {
 	p.folds = c.folds
 	switch {
 	case p.folds == 0:
-		p.folds = DefaultFolds
+		p.folds = defaultFolds
 	case p.folds < 2:
 		return p, fmt.Errorf("%w: Folds = %d, need at least 2", ErrParam, c.folds)
 	}
@@ -99,10 +99,10 @@ func (c config) resolve(n, d int) (plan, error) {
 		return p, fmt.Errorf("%w: %d rows for %d folds", ErrSamples, n, p.folds)
 	}
 	var err error
-	if p.widths, err = grid("Widths", c.widths, DefaultWidths()); err != nil {
+	if p.widths, err = grid("Widths", c.widths, defaultWidths()); err != nil {
 		return p, err
 	}
-	if p.ridges, err = grid("Ridges", c.ridges, DefaultRidges()); err != nil {
+	if p.ridges, err = grid("Ridges", c.ridges, defaultRidges()); err != nil {
 		return p, err
 	}
 	if p.vWidths, err = grid("VWidths", c.vWidths, p.widths); err != nil {
@@ -127,7 +127,7 @@ func (c config) resolve(n, d int) (plan, error) {
 		p.b = c.numCenters
 		switch {
 		case p.b == 0:
-			p.b = min(n, DefaultCenters)
+			p.b = min(n, defaultCenters)
 		case p.b > n:
 			return p, fmt.Errorf("%w: NumCenters = %d exceeds the %d rows", ErrSamples, p.b, n)
 		}
@@ -477,7 +477,8 @@ type prepared struct {
 // none.
 // Random draws happen here and in the caller, on the calling goroutine, in
 // a fixed order: centers, then the partitions (one for WF-LSNGCA's two
-// stages unless NewPartition, one per stage for the robust variant).
+// stages unless newPartition; the robust variant's draws are listed at
+// RobustWFLSNGCA.Fit).
 func prepare(ctx context.Context, x mat.Matrix, c config, dim int, hasDim bool) (*prepared, error) {
 	if err := checkContext(ctx); err != nil {
 		return nil, err

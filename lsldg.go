@@ -41,11 +41,11 @@ type LSLDG struct {
 	// Centers, if not nil, gives the b×d centers explicitly, in the
 	// caller's coordinates.
 	Centers mat.Matrix
-	// Widths is the grid of Gaussian widths σ; nil means DefaultWidths()
-	// (10 values from 10⁻¹ to 10¹, log-spaced).
+	// Widths is the grid of Gaussian widths σ; nil means 10 values from
+	// 10⁻¹ to 10¹, log-spaced.
 	Widths []float64
-	// Ridges is the grid of ridge parameters λ; nil means DefaultRidges()
-	// (10 values from 10⁻⁵ to 10¹, log-spaced).
+	// Ridges is the grid of ridge parameters λ; nil means 10 values from
+	// 10⁻⁵ to 10¹, log-spaced.
 	Ridges []float64
 	// Folds is the number of cross-validation folds; 0 means 5.
 	Folds int
@@ -69,9 +69,9 @@ type LSLDG struct {
 //
 //	∇log p(x) ≈ D⁻¹·g(z),   ∇²log p(x) ≈ D⁻¹·J_g(z)·D⁻¹.
 type LSLDGModel struct {
-	// CV reports the cross-validation: the chosen width σ_j and ridge λ_j
+	// cv reports the cross-validation: the chosen width σ_j and ridge λ_j
 	// of every coordinate and the full score grids.
-	CV StageCV
+	cv stageCV
 	// Timings lists the wall time of each step of the fit.
 	Timings []Timing
 
@@ -114,7 +114,7 @@ func (l *LSLDG) Fit(ctx context.Context, x mat.Matrix) (*LSLDGModel, error) {
 		return nil, err
 	}
 	sw.lap("lsldg")
-	return &LSLDGModel{CV: cv, Timings: sw.total(), model: g, scale: pr.scale, workers: pr.workers}, nil
+	return &LSLDGModel{cv: cv, Timings: sw.total(), model: g, scale: pr.scale, workers: pr.workers}, nil
 }
 
 func (l *LSLDG) config() config {

@@ -39,7 +39,8 @@ type LSNGCA struct {
 	// data.
 	Centers mat.Matrix
 	// Widths and Ridges are the LSLDG grids of σ and λ; nil means
-	// DefaultWidths() and DefaultRidges().
+	// LSLDG's defaults (10 log-spaced values of σ from 10⁻¹ to 10¹, of λ
+	// from 10⁻⁵ to 10¹).
 	Widths, Ridges []float64
 	// Folds is the number of cross-validation folds; 0 means 5.
 	Folds int
@@ -78,7 +79,7 @@ func (l *LSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	}
 	sw.lap("eigen")
 	return &Result{Method: methodLSNGCA, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
-		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, CV: []StageCV{st.cv}}}, nil
+		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, cv: []stageCV{st.cv}}}, nil
 }
 
 // methodLSNGCA is the Result.Method of LSNGCA's fits.
@@ -108,7 +109,7 @@ type lsStages struct {
 	y  *mat.Dense  // whitened data
 	g  *derivModel // ∇log p model of the whitened data
 	u  *mat.Dense  // u(yᵢ) = ĝ(yᵢ) + yᵢ, n×d
-	cv StageCV
+	cv stageCV
 }
 
 // fitLS whitens the standardised data of pr and fits LSLDG to it.

@@ -10,50 +10,50 @@ import (
 )
 
 // Defaults of MIPP's configuration fields (the paper's §4.1 and the authors'
-// script): Iterations = 0 means DefaultMIPPIterations, Threshold = 0 means
-// DefaultMIPPThreshold.
+// script): Iterations = 0 means defaultMIPPIterations, Threshold = 0 means
+// defaultMIPPThreshold.
 const (
 	defaultFamilySize     = 1000
-	DefaultMIPPIterations = 10
-	DefaultMIPPThreshold  = 1.6
+	defaultMIPPIterations = 10
+	defaultMIPPThreshold  = 1.6
 )
 
-// FamilyKind is the form s of the index functions h(y) = s(wᵀy) of a MIPP
+// familyKind is the form s of the index functions h(y) = s(wᵀy) of a MIPP
 // family, each with one scalar parameter p.
-type FamilyKind int
+type familyKind int
 
 const (
-	// FamilyGaussPow3 is s(z) = z³·exp(−z²/(2p)), p = σ² (default range
+	// familyGaussPow3 is s(z) = z³·exp(−z²/(2p)), p = σ² (default range
 	// [0.5, 5] for σ², as in the authors' script; the paper's §4.1 writes
 	// the range for σ).
-	FamilyGaussPow3 FamilyKind = iota
-	// FamilyTanh is s(z) = tanh(p·z) (default range [0.05, 5]).
-	FamilyTanh
-	// FamilySin is s(z) = sin(p·z) (default range [0.05, 4]).
-	FamilySin
-	// FamilyCos is s(z) = cos(p·z) (default range [0.05, 4]).
-	FamilyCos
+	familyGaussPow3 familyKind = iota
+	// familyTanh is s(z) = tanh(p·z) (default range [0.05, 5]).
+	familyTanh
+	// familySin is s(z) = sin(p·z) (default range [0.05, 4]).
+	familySin
+	// familyCos is s(z) = cos(p·z) (default range [0.05, 4]).
+	familyCos
 )
 
 var familyKinds = [...]struct {
 	name   string
 	lo, hi float64
 }{
-	FamilyGaussPow3: {"gauss-pow3", 0.5, 5},
-	FamilyTanh:      {"tanh", 0.05, 5},
-	FamilySin:       {"sin", 0.05, 4},
-	FamilyCos:       {"cos", 0.05, 4},
+	familyGaussPow3: {"gauss-pow3", 0.5, 5},
+	familyTanh:      {"tanh", 0.05, 5},
+	familySin:       {"sin", 0.05, 4},
+	familyCos:       {"cos", 0.05, 4},
 }
 
 // String returns the kind's name: "gauss-pow3", "tanh", "sin" or "cos".
-func (k FamilyKind) String() string {
+func (k familyKind) String() string {
 	if k < 0 || int(k) >= len(familyKinds) {
-		return fmt.Sprintf("FamilyKind(%d)", int(k))
+		return fmt.Sprintf("familyKind(%d)", int(k))
 	}
 	return familyKinds[k].name
 }
 
-// Family is a family of MIPP index functions h(y) = s_p(wᵀy) of one kind,
+// family is a family of MIPP index functions h(y) = s_p(wᵀy) of one kind,
 // one function per parameter p. The parameters are either listed in Params
 // or spaced evenly over [Min, Max], endpoints included:
 //
@@ -61,44 +61,44 @@ func (k FamilyKind) String() string {
 //
 // The zero value of every field but Kind gives the paper's family of that
 // kind: L = 1000 parameters over the kind's default range.
-type Family struct {
+type family struct {
 	// Kind is the form of the index functions.
-	Kind FamilyKind
+	Kind familyKind
 	// Params, if not empty, lists the parameters explicitly, each positive
 	// and finite; Min, Max and L must then be zero.
 	Params []float64
 	// Min and Max bound the parameter range, 0 < Min ≤ Max < ∞; both zero
-	// mean the kind's default range (see FamilyKind).
+	// mean the kind's default range (see familyKind).
 	Min, Max float64
 	// L is the number of index functions, at least 1 (L = 1 uses Min
 	// alone); 0 means 1000.
 	L int
 }
 
-// DefaultFamilies returns the four families of the paper's §4.1, in the
-// order MIPP uses when Families is nil: FamilyGaussPow3 with σ² ∈ [0.5, 5],
-// FamilyTanh with a ∈ [0.05, 5], FamilySin and FamilyCos with
+// defaultFamilies returns the four families of the paper's §4.1, in the
+// order MIPP uses when none are set: familyGaussPow3 with σ² ∈ [0.5, 5],
+// familyTanh with a ∈ [0.05, 5], familySin and familyCos with
 // b ∈ [0.05, 4], 1000 functions each.
-func DefaultFamilies() []Family {
-	fs := make([]Family, len(familyKinds))
+func defaultFamilies() []family {
+	fs := make([]family, len(familyKinds))
 	for k, fk := range familyKinds {
-		fs[k] = Family{Kind: FamilyKind(k), Min: fk.lo, Max: fk.hi, L: defaultFamilySize}
+		fs[k] = family{Kind: familyKind(k), Min: fk.lo, Max: fk.hi, L: defaultFamilySize}
 	}
 	return fs
 }
 
 // params checks the family and returns its parameters.
-func (f Family) params(i int) ([]float64, error) {
+func (f family) params(i int) ([]float64, error) {
 	if f.Kind < 0 || int(f.Kind) >= len(familyKinds) {
-		return nil, fmt.Errorf("%w: Families[%d]: unknown kind %d", ErrParam, i, int(f.Kind))
+		return nil, fmt.Errorf("%w: families[%d]: unknown kind %d", ErrParam, i, int(f.Kind))
 	}
 	if len(f.Params) > 0 {
 		if f.Min != 0 || f.Max != 0 || f.L != 0 {
-			return nil, fmt.Errorf("%w: Families[%d]: set either Params or Min, Max and L, not both", ErrParam, i)
+			return nil, fmt.Errorf("%w: families[%d]: set either Params or Min, Max and L, not both", ErrParam, i)
 		}
 		for k, p := range f.Params {
 			if !(p > 0) || math.IsInf(p, 1) {
-				return nil, fmt.Errorf("%w: Families[%d].Params[%d] = %v, need a positive finite value", ErrParam, i, k, p)
+				return nil, fmt.Errorf("%w: families[%d].Params[%d] = %v, need a positive finite value", ErrParam, i, k, p)
 			}
 		}
 		return append([]float64(nil), f.Params...), nil
@@ -109,12 +109,12 @@ func (f Family) params(i int) ([]float64, error) {
 	}
 	switch {
 	case l < 0:
-		return nil, fmt.Errorf("%w: Families[%d].L = %d", ErrParam, i, f.L)
+		return nil, fmt.Errorf("%w: families[%d].L = %d", ErrParam, i, f.L)
 	case l == 0:
 		l = defaultFamilySize
 	}
 	if !(lo > 0 && lo <= hi) || math.IsInf(hi, 1) {
-		return nil, fmt.Errorf("%w: Families[%d]: range [%v, %v], need 0 < Min ≤ Max < ∞ (or both zero)", ErrParam, i, f.Min, f.Max)
+		return nil, fmt.Errorf("%w: families[%d]: range [%v, %v], need 0 < Min ≤ Max < ∞ (or both zero)", ErrParam, i, f.Min, f.Max)
 	}
 	p := make([]float64, l)
 	for k := range p {
@@ -128,20 +128,23 @@ func (f Family) params(i int) ([]float64, error) {
 
 // MIPPReport is the Report of MIPP.
 type MIPPReport struct {
-	// Iterations and Threshold are the settings the fit used (the
-	// defaults resolved).
-	Iterations int
-	Threshold  float64
-	// Kept reports, for every family of index functions in order, how
-	// many functions passed the signal-to-noise threshold.
-	Kept []FamilyCount
+	// KeptFunctions is the number of index functions whose normalised β
+	// passed the signal-to-noise threshold, the vectors whose spread gives
+	// the estimate.
+	KeptFunctions int
+
+	// The settings the fit used (the defaults resolved), and per family
+	// of index functions what it kept (studyhook.MIPPDetails).
+	iterations int
+	threshold  float64
+	families   []familyCount
 }
 
 func (*MIPPReport) isReport() {}
 
-// FamilyCount reports what MIPP kept of one family of index functions.
-type FamilyCount struct {
-	// Family is the name of the family's kind (FamilyKind.String).
+// familyCount reports what MIPP kept of one family of index functions.
+type familyCount struct {
+	// Family is the name of the family's kind (familyKind.String).
 	Family string
 	// Kept counts the functions whose normalised β passed the threshold,
 	// out of Total, the number of functions in the family.
@@ -191,7 +194,7 @@ type FamilyCount struct {
 //
 // Deviations from the authors' script: every β is normalised before the
 // threshold test, as the paper says, whereas the script normalises only the
-// FamilyGaussPow3 family (a bug); the random starts are drawn as above rather
+// familyGaussPow3 family (a bug); the random starts are drawn as above rather
 // than independently of the data; and the whitening is that of LSNGCA, on
 // standardised data. Iterations counts evaluations of β, as the script's
 // loop does: its default of 10 is 9 updates of w and a 10th evaluation of
@@ -212,9 +215,10 @@ type FamilyCount struct {
 type MIPP struct {
 	// Dim is the dimension m of the non-Gaussian index space, 1 ≤ Dim < d.
 	Dim int
-	// Families lists the families of index functions; empty means
-	// DefaultFamilies(), the paper's four families of 1000 functions each.
-	Families []Family
+	// families lists the families of index functions; empty means the
+	// paper's four families of 1000 functions each (defaultFamilies); the
+	// studies set others through studyhook.SetFamilies.
+	families []family
 	// Iterations is the number of evaluations of β per index function
 	// (Iterations − 1 updates of w, then the final β), at least 1; 0 means
 	// 10, as the authors' script.
@@ -273,7 +277,7 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	}
 	sw.lap("eigen")
 	return &Result{Method: methodMIPP, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
-		Report: &MIPPReport{Iterations: iters, Threshold: tau, Kept: kept}}, nil
+		Report: &MIPPReport{KeptFunctions: keptTotal(kept), iterations: iters, threshold: tau, families: kept}}, nil
 }
 
 // mippEstimate is MIPP on data already prepared: the whitened rows y
@@ -283,7 +287,7 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 // on sw. It returns the dim leading eigenvectors B of (1/k) Σ β βᵀ over
 // the k kept vectors (d×dim, whitened coordinates), all d eigenvalues in
 // descending order, and what was kept of each family.
-func mippEstimate(ctx context.Context, y *mat.Dense, dim int, fams []mippFamily, iters int, tau float64, p *plan, sw *stopwatch) (*mat.Dense, []float64, []FamilyCount, error) {
+func mippEstimate(ctx context.Context, y *mat.Dense, dim int, fams []mippFamily, iters int, tau float64, p *plan, sw *stopwatch) (*mat.Dense, []float64, []familyCount, error) {
 	_, d := y.Dims()
 	fns := indexFunctions(fams)
 	pp := newMIPPProblem(y, iters, tau, p.rng, len(fns))
@@ -325,7 +329,7 @@ func (m *MIPP) with(src rand.Source, workers int) Estimator {
 // kind and parameter.
 type indexFn struct {
 	family int
-	kind   FamilyKind
+	kind   familyKind
 	p      float64
 }
 
@@ -340,12 +344,21 @@ func indexFunctions(fams []mippFamily) []indexFn {
 	return fns
 }
 
+// keptTotal returns the number of functions kept over all families.
+func keptTotal(counts []familyCount) int {
+	n := 0
+	for _, c := range counts {
+		n += c.Kept
+	}
+	return n
+}
+
 // keptVectors counts, per family, the kept and degenerate functions, and
 // returns the kept β in function order (k×d, row-major).
-func keptVectors(fams []mippFamily, fns []indexFn, betas []float64, status []uint8, d int) ([]FamilyCount, []float64) {
-	kept := make([]FamilyCount, len(fams))
+func keptVectors(fams []mippFamily, fns []indexFn, betas []float64, status []uint8, d int) ([]familyCount, []float64) {
+	kept := make([]familyCount, len(fams))
 	for i, f := range fams {
-		kept[i] = FamilyCount{Family: f.kind.String(), Total: len(f.params)}
+		kept[i] = familyCount{Family: f.kind.String(), Total: len(f.params)}
 	}
 	var rows []float64
 	for f, fn := range fns {
@@ -362,7 +375,7 @@ func keptVectors(fams []mippFamily, fns []indexFn, betas []float64, status []uin
 
 // mippFamily is a checked family: its kind and its parameters.
 type mippFamily struct {
-	kind   FamilyKind
+	kind   familyKind
 	params []float64
 }
 
@@ -371,19 +384,19 @@ type mippFamily struct {
 func (m *MIPP) settings() (fams []mippFamily, iters int, tau float64, err error) {
 	switch iters = m.Iterations; {
 	case iters == 0:
-		iters = DefaultMIPPIterations
+		iters = defaultMIPPIterations
 	case iters < 0:
 		return nil, 0, 0, fmt.Errorf("%w: Iterations = %d", ErrParam, m.Iterations)
 	}
 	switch tau = m.Threshold; {
 	case tau == 0:
-		tau = DefaultMIPPThreshold
+		tau = defaultMIPPThreshold
 	case !(tau > 0) || math.IsInf(tau, 1):
 		return nil, 0, 0, fmt.Errorf("%w: Threshold = %v, need a positive finite value", ErrParam, m.Threshold)
 	}
-	families := m.Families
+	families := m.families
 	if len(families) == 0 {
-		families = DefaultFamilies()
+		families = defaultFamilies()
 	}
 	fams = make([]mippFamily, len(families))
 	for i, f := range families {

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -66,21 +67,21 @@ func TestMIPPEquivariance(t *testing.T) {
 			t.Errorf("eigenvalue %d: %v after the map, %v before", i, res.Eigenvalues[i], v)
 		}
 	}
-	if !reflect.DeepEqual(base.Report.(*ngca.MIPPReport).Kept, res.Report.(*ngca.MIPPReport).Kept) {
-		t.Errorf("kept %v after the map, %v before", res.Report.(*ngca.MIPPReport).Kept, base.Report.(*ngca.MIPPReport).Kept)
+	if !reflect.DeepEqual(familyCounts(base), familyCounts(res)) {
+		t.Errorf("kept %v after the map, %v before", familyCounts(res), familyCounts(base))
 	}
 }
 
 // mippIndex is an independent implementation of the index functions s_p and
 // their derivatives.
-func mippIndex(kind ngca.FamilyKind, p, z float64) (s, ds float64) {
+func mippIndex(kind string, p, z float64) (s, ds float64) {
 	switch kind {
-	case ngca.FamilyGaussPow3:
+	case "gauss-pow3":
 		e := math.Exp(-z * z / (2 * p))
 		return z * z * z * e, (3*z*z - z*z*z*z/p) * e
-	case ngca.FamilyTanh:
+	case "tanh":
 		return math.Tanh(p * z), p / (math.Cosh(p*z) * math.Cosh(p*z))
-	case ngca.FamilySin:
+	case "sin":
 		return math.Sin(p * z), p * math.Cos(p*z)
 	default:
 		return math.Cos(p * z), -p * math.Sin(p*z)
@@ -89,7 +90,7 @@ func mippIndex(kind ngca.FamilyKind, p, z float64) (s, ds float64) {
 
 func TestMIPPIndexDerivatives(t *testing.T) {
 	const h = 1e-5
-	for _, kind := range []ngca.FamilyKind{ngca.FamilyGaussPow3, ngca.FamilyTanh, ngca.FamilySin, ngca.FamilyCos} {
+	for _, kind := range familyKinds {
 		for _, p := range []float64{0.05, 0.5, 2, 5} {
 			for _, z := range []float64{-3.1, -0.7, 0, 0.2, 1.3, 4} {
 				sp, _ := mippIndex(kind, p, z+h)
@@ -151,7 +152,7 @@ func TestMIPPOneFunction(t *testing.T) {
 	var y mat.Dense
 	y.Mul(z, &w)
 
-	for _, kind := range []ngca.FamilyKind{ngca.FamilyGaussPow3, ngca.FamilyTanh, ngca.FamilySin, ngca.FamilyCos} {
+	for _, kind := range familyKinds {
 		for _, iters := range []int{1, 4} {
 			const p = 0.9
 			rng := rand.New(rand.NewPCG(1, 2))
@@ -217,16 +218,15 @@ func TestMIPPOneFunction(t *testing.T) {
 				wantBasis.Set(j, 0, wantBasis.At(j, 0)/sd[j])
 			}
 
-			res := fit(t, &ngca.MIPP{Dim: 1, Src: rand.NewPCG(1, 2), Iterations: iters, Threshold: 1e-9,
-				Families: []ngca.Family{{Kind: kind, Params: []float64{p}}}}, x)
+			res := fit(t, withFamilies(&ngca.MIPP{Dim: 1, Src: rand.NewPCG(1, 2), Iterations: iters, Threshold: 1e-9}, []studyhook.Family{{Kind: kind, Params: []float64{p}}}), x)
 			if math.Abs(res.Eigenvalues[0]-wantEig) > 1e-9*wantEig {
 				t.Errorf("%v, %d iterations: eigenvalue %.12g, want ‖β‖² = %.12g", kind, iters, res.Eigenvalues[0], wantEig)
 			}
 			if e := ngca.SubspaceError(wantBasis, res.Basis); e > 1e-12 {
 				t.Errorf("%v, %d iterations: ε = %.3g from D⁻¹Wβ", kind, iters, e)
 			}
-			if want := []ngca.FamilyCount{{Family: kind.String(), Kept: 1, Total: 1}}; !reflect.DeepEqual(res.Report.(*ngca.MIPPReport).Kept, want) {
-				t.Errorf("%v: Kept = %v, want %v", kind, res.Report.(*ngca.MIPPReport).Kept, want)
+			if want := []studyhook.FamilyCount{{Family: kind, Kept: 1, Total: 1}}; !reflect.DeepEqual(familyCounts(res), want) {
+				t.Errorf("%v: Kept = %v, want %v", kind, familyCounts(res), want)
 			}
 		}
 	}
@@ -241,9 +241,9 @@ func TestMIPPTooFewKept(t *testing.T) {
 		est  *ngca.MIPP
 		msg  string
 	}{
-		{"one function", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyTanh, Params: []float64{1}}}},
+		{"one function", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "tanh", Params: []float64{1}}}),
 			"only 1 of 1 index functions passed the threshold τ = 1.6, need at least Dim = 2"},
-		{"huge threshold", &ngca.MIPP{Dim: 2, Threshold: 1e6, Families: []ngca.Family{{Kind: ngca.FamilyGaussPow3, L: 20}, {Kind: ngca.FamilyCos, L: 20}}},
+		{"huge threshold", withFamilies(&ngca.MIPP{Dim: 2, Threshold: 1e6}, []studyhook.Family{{Kind: "gauss-pow3", L: 20}, {Kind: "cos", L: 20}}),
 			"only 0 of 40 index functions passed the threshold τ = 1e+06, need at least Dim = 2"},
 	}
 	for _, tc := range tests {
@@ -258,7 +258,7 @@ func TestMIPPTooFewKept(t *testing.T) {
 		})
 	}
 	// One function is enough for Dim = 1.
-	fit(t, &ngca.MIPP{Dim: 1, Families: []ngca.Family{{Kind: ngca.FamilyTanh, Params: []float64{1}}}}, x)
+	fit(t, withFamilies(&ngca.MIPP{Dim: 1}, []studyhook.Family{{Kind: "tanh", Params: []float64{1}}}), x)
 }
 
 func TestMIPPBadConfig(t *testing.T) {
@@ -274,20 +274,18 @@ func TestMIPPBadConfig(t *testing.T) {
 		{"NaN threshold", &ngca.MIPP{Dim: 2, Threshold: math.NaN()}, ngca.ErrParam},
 		{"Inf threshold", &ngca.MIPP{Dim: 2, Threshold: math.Inf(1)}, ngca.ErrParam},
 		{"negative workers", &ngca.MIPP{Dim: 2, Workers: -2}, ngca.ErrParam},
-		{"unknown kind", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: 4}}}, ngca.ErrParam},
-		{"negative kind", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: -1}}}, ngca.ErrParam},
-		{"negative L", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyTanh, L: -5}}}, ngca.ErrParam},
-		{"Min > Max", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilySin, Min: 2, Max: 1}}}, ngca.ErrParam},
-		{"Min only", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilySin, Min: 0.5}}}, ngca.ErrParam},
-		{"Max only", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilySin, Max: 3}}}, ngca.ErrParam},
-		{"negative Min", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyCos, Min: -1, Max: 1}}}, ngca.ErrParam},
-		{"NaN Max", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyCos, Min: 1, Max: math.NaN()}}}, ngca.ErrParam},
-		{"Inf Max", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyCos, Min: 1, Max: math.Inf(1)}}}, ngca.ErrParam},
-		{"zero param", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyGaussPow3, Params: []float64{1, 0}}}}, ngca.ErrParam},
-		{"NaN param", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyTanh, Params: []float64{math.NaN()}}}}, ngca.ErrParam},
-		{"Params and L", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyTanh, Params: []float64{1, 2}, L: 2}}}, ngca.ErrParam},
-		{"Params and range", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyTanh, Params: []float64{1, 2}, Min: 1, Max: 2}}}, ngca.ErrParam},
-		{"second family bad", &ngca.MIPP{Dim: 2, Families: []ngca.Family{{Kind: ngca.FamilyTanh}, {Kind: ngca.FamilySin, L: -1}}}, ngca.ErrParam},
+		{"negative L", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "tanh", L: -5}}), ngca.ErrParam},
+		{"Min > Max", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "sin", Min: 2, Max: 1}}), ngca.ErrParam},
+		{"Min only", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "sin", Min: 0.5}}), ngca.ErrParam},
+		{"Max only", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "sin", Max: 3}}), ngca.ErrParam},
+		{"negative Min", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "cos", Min: -1, Max: 1}}), ngca.ErrParam},
+		{"NaN Max", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "cos", Min: 1, Max: math.NaN()}}), ngca.ErrParam},
+		{"Inf Max", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "cos", Min: 1, Max: math.Inf(1)}}), ngca.ErrParam},
+		{"zero param", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "gauss-pow3", Params: []float64{1, 0}}}), ngca.ErrParam},
+		{"NaN param", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "tanh", Params: []float64{math.NaN()}}}), ngca.ErrParam},
+		{"Params and L", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "tanh", Params: []float64{1, 2}, L: 2}}), ngca.ErrParam},
+		{"Params and range", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "tanh", Params: []float64{1, 2}, Min: 1, Max: 2}}), ngca.ErrParam},
+		{"second family bad", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "tanh"}, {Kind: "sin", L: -1}}), ngca.ErrParam},
 		// Whitening needs more rows than columns.
 		{"n = d", &ngca.MIPP{Dim: 2}, ngca.ErrSamples},
 	}
@@ -312,12 +310,12 @@ func TestMIPPKept(t *testing.T) {
 	var seen []ngca.Progress
 	est := &ngca.MIPP{Dim: 2, Src: seeded(), Progress: func(p ngca.Progress) { seen = append(seen, p) }}
 	res := fit(t, est, x)
-	if len(res.Report.(*ngca.MIPPReport).Kept) != 4 {
-		t.Fatalf("Kept = %v, want 4 families", res.Report.(*ngca.MIPPReport).Kept)
+	if len(familyCounts(res)) != 4 {
+		t.Fatalf("Kept = %v, want 4 families", familyCounts(res))
 	}
 	var total int
 	for i, name := range []string{"gauss-pow3", "tanh", "sin", "cos"} {
-		c := res.Report.(*ngca.MIPPReport).Kept[i]
+		c := familyCounts(res)[i]
 		if c.Family != name || c.Total != 1000 || c.Kept < 0 || c.Degenerate < 0 || c.Kept+c.Degenerate > c.Total {
 			t.Errorf("Kept[%d] = %+v, want family %s with 1000 functions", i, c, name)
 		}
@@ -341,52 +339,54 @@ func TestMIPPKept(t *testing.T) {
 	// The counts do not depend on the number of workers either.
 	r1 := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Workers: 1}, x)
 	r3 := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Workers: 3}, x)
-	if !reflect.DeepEqual(r1.Report.(*ngca.MIPPReport).Kept, res.Report.(*ngca.MIPPReport).Kept) || !reflect.DeepEqual(r3.Report.(*ngca.MIPPReport).Kept, res.Report.(*ngca.MIPPReport).Kept) {
-		t.Errorf("Kept differs with the number of workers: %v, %v, %v", r1.Report.(*ngca.MIPPReport).Kept, r3.Report.(*ngca.MIPPReport).Kept, res.Report.(*ngca.MIPPReport).Kept)
+	if !reflect.DeepEqual(familyCounts(r1), familyCounts(res)) || !reflect.DeepEqual(familyCounts(r3), familyCounts(res)) {
+		t.Errorf("Kept differs with the number of workers: %v, %v, %v", familyCounts(r1), familyCounts(r3), familyCounts(res))
 	}
 
 	// The zero-valued families are the defaults, in the same order.
-	def := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: ngca.DefaultFamilies()}, x)
-	zero := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{
-		{Kind: ngca.FamilyGaussPow3}, {Kind: ngca.FamilyTanh}, {Kind: ngca.FamilySin}, {Kind: ngca.FamilyCos}}}, x)
-	if !sameResult(def, res) || !sameResult(zero, res) || !reflect.DeepEqual(def.Report.(*ngca.MIPPReport).Kept, res.Report.(*ngca.MIPPReport).Kept) {
+	def := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, studyhook.DefaultFamilies()), x)
+	zero := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, []studyhook.Family{
+		{Kind: "gauss-pow3"}, {Kind: "tanh"}, {Kind: "sin"}, {Kind: "cos"}}), x)
+	if !sameResult(def, res) || !sameResult(zero, res) || !reflect.DeepEqual(familyCounts(def), familyCounts(res)) {
 		t.Error("DefaultFamilies() or zero-valued families differ from the nil default")
 	}
 
 	// Custom families: an explicit list, a range, a single value.
-	custom := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{
-		{Kind: ngca.FamilyTanh, Params: []float64{0.5, 1, 2}},
-		{Kind: ngca.FamilyGaussPow3, Min: 1, Max: 2, L: 50},
-		{Kind: ngca.FamilySin, Min: 1, Max: 1, L: 1},
-	}}, x)
+	custom := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, []studyhook.Family{
+		{Kind: "tanh", Params: []float64{0.5, 1, 2}},
+		{Kind: "gauss-pow3", Min: 1, Max: 2, L: 50},
+		{Kind: "sin", Min: 1, Max: 1, L: 1},
+	}), x)
 	for i, want := range []struct {
 		name  string
 		total int
 	}{{"tanh", 3}, {"gauss-pow3", 50}, {"sin", 1}} {
-		if c := custom.Report.(*ngca.MIPPReport).Kept[i]; c.Family != want.name || c.Total != want.total {
+		if c := familyCounts(custom)[i]; c.Family != want.name || c.Total != want.total {
 			t.Errorf("custom Kept[%d] = %+v, want %s with %d functions", i, c, want.name, want.total)
 		}
 	}
 
 	// A range is L evenly spaced values, endpoints included.
-	ranged := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{{Kind: ngca.FamilyTanh, Min: 0.5, Max: 2, L: 4}}}, x)
-	listed := fit(t, &ngca.MIPP{Dim: 2, Src: seeded(), Families: []ngca.Family{{Kind: ngca.FamilyTanh, Params: []float64{0.5, 1, 1.5, 2}}}}, x)
+	ranged := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, []studyhook.Family{{Kind: "tanh", Min: 0.5, Max: 2, L: 4}}), x)
+	listed := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, []studyhook.Family{{Kind: "tanh", Params: []float64{0.5, 1, 1.5, 2}}}), x)
 	if !sameResult(ranged, listed) {
 		t.Error("range [0.5, 2] with L = 4 differs from the list 0.5, 1, 1.5, 2")
 	}
 }
 
 func TestDefaultFamilies(t *testing.T) {
-	want := []ngca.Family{
-		{Kind: ngca.FamilyGaussPow3, Min: 0.5, Max: 5, L: 1000},
-		{Kind: ngca.FamilyTanh, Min: 0.05, Max: 5, L: 1000},
-		{Kind: ngca.FamilySin, Min: 0.05, Max: 4, L: 1000},
-		{Kind: ngca.FamilyCos, Min: 0.05, Max: 4, L: 1000},
+	want := []studyhook.Family{
+		{Kind: "gauss-pow3", Min: 0.5, Max: 5, L: 1000},
+		{Kind: "tanh", Min: 0.05, Max: 5, L: 1000},
+		{Kind: "sin", Min: 0.05, Max: 4, L: 1000},
+		{Kind: "cos", Min: 0.05, Max: 4, L: 1000},
 	}
-	if got := ngca.DefaultFamilies(); !reflect.DeepEqual(got, want) {
+	if got := studyhook.DefaultFamilies(); !reflect.DeepEqual(got, want) {
 		t.Errorf("DefaultFamilies() = %v, want %v", got, want)
 	}
-	if s := ngca.FamilyKind(9).String(); s != "FamilyKind(9)" {
-		t.Errorf("String of an unknown kind = %q", s)
+	for _, e := range []any{&ngca.MIPP{}, &ngca.SNGCA{}} {
+		if err := studyhook.SetFamilies(e, []studyhook.Family{{Kind: "exp"}}); !errors.Is(err, ngca.ErrParam) {
+			t.Errorf("%T, unknown kind: error %v, want ErrParam", e, err)
+		}
 	}
 }

@@ -172,7 +172,7 @@ func (pp *mippProblem) chunk(r0, m int) []float64 {
 // sweep sets sc.beta to Yᵀs(Yw) for the lanes' directions w (the columns
 // of sc.w) and returns the lane sums Σᵢ s′(wᵀyᵢ). If last, it also adds
 // Σᵢ‖yᵢsᵢ − s′ᵢw‖² = Σᵢ sᵢ²‖yᵢ‖² − 2sᵢs′ᵢ(wᵀyᵢ) + s′ᵢ²‖w‖² to sq.
-func (pp *mippProblem) sweep(sc *mippScratch, kind FamilyKind, p *[mippLanes]float64, last bool, sq *[mippLanes]float64) [mippLanes]float64 {
+func (pp *mippProblem) sweep(sc *mippScratch, kind familyKind, p *[mippLanes]float64, last bool, sq *[mippLanes]float64) [mippLanes]float64 {
 	clear(sc.beta)
 	var sum, ww [mippLanes]float64
 	for k, w := range sc.w {

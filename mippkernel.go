@@ -116,19 +116,19 @@ func tanhLanesGo(z []float64, p *[mippLanes]float64, s, ds []float64, sum *[mipp
 // laneValues sets s[i] = s_p(z[i]) and ds[i] = s′_p(z[i]) for the index
 // functions of the given kind with parameters p, lane by lane, and adds the
 // lane sums of ds to sum.
-func laneValues(kind FamilyKind, p *[mippLanes]float64, z, s, ds []float64, sum *[mippLanes]float64) {
+func laneValues(kind familyKind, p *[mippLanes]float64, z, s, ds []float64, sum *[mippLanes]float64) {
 	var part [mippLanes]float64
 	switch kind {
-	case FamilyGaussPow3:
+	case familyGaussPow3:
 		var ip [mippLanes]float64
 		for l, v := range p {
 			ip[l] = 1 / v
 		}
 		gaussLanes(z, &ip, s, ds, &part)
-	case FamilyTanh:
+	case familyTanh:
 		tanhLanes(z, p, s, ds, &part)
-	case FamilySin, FamilyCos:
-		q0 := uint64(kind - FamilySin) // cos x = sin(x + π/2), −sin x = cos(x + π/2)
+	case familySin, familyCos:
+		q0 := uint64(kind - familySin) // cos x = sin(x + π/2), −sin x = cos(x + π/2)
 		if sincosLanes(z, p, q0, s, ds, &part) {
 			sincosLanesStd(z, p, q0, s, ds, &part)
 		}
@@ -141,7 +141,7 @@ func laneValues(kind FamilyKind, p *[mippLanes]float64, z, s, ds []float64, sum 
 // indexValues sets s[i] = s_p(z[i]) and ds[i] = s′_p(z[i]) and returns
 // Σᵢ ds[i]. It runs the lane kernels with p in every lane on the first
 // 4⌊n/4⌋ values and on the rest padded with zeros.
-func indexValues(kind FamilyKind, p float64, z, s, ds []float64) float64 {
+func indexValues(kind familyKind, p float64, z, s, ds []float64) float64 {
 	s, ds = s[:len(z)], ds[:len(z)]
 	pl := [mippLanes]float64{p, p, p, p}
 	var sum [mippLanes]float64

@@ -60,7 +60,7 @@ func TestLaneValues(t *testing.T) {
 		z[i] = rng.NormFloat64() * math.Exp(rng.NormFloat64())
 	}
 	z[5], z[6] = 0, math.Copysign(0, -1)
-	for _, kind := range []FamilyKind{FamilyGaussPow3, FamilyTanh, FamilySin, FamilyCos} {
+	for _, kind := range []familyKind{familyGaussPow3, familyTanh, familySin, familyCos} {
 		for _, p := range [][mippLanes]float64{{0.05, 0.5, 2, 5}, {1, 1e-3, 37, 4}, {1, 1, 1, 1e7}} {
 			s, ds := make([]float64, len(z)), make([]float64, len(z))
 			var sum [mippLanes]float64
@@ -99,15 +99,15 @@ func TestLaneValues(t *testing.T) {
 }
 
 // referenceIndex is s_p(z) and s′_p(z) with the standard library.
-func referenceIndex(kind FamilyKind, p, z float64) (s, ds float64) {
+func referenceIndex(kind familyKind, p, z float64) (s, ds float64) {
 	switch kind {
-	case FamilyGaussPow3:
+	case familyGaussPow3:
 		e := math.Exp(-z * z / (2 * p))
 		return z * z * z * e, z * z * (3 - z*z/p) * e
-	case FamilyTanh:
+	case familyTanh:
 		h := math.Tanh(p * z)
 		return h, p * (1 - h*h)
-	case FamilySin:
+	case familySin:
 		return math.Sin(p * z), p * math.Cos(p*z)
 	default:
 		return math.Cos(p * z), -p * math.Sin(p*z)

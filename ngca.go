@@ -15,8 +15,8 @@ import (
 // the caller's coordinates. Fit never modifies x or the receiver.
 //
 // WFLSNGCA, RobustWFLSNGCA, LSNGCA, MIPP, IMAK and SNGCA implement
-// Estimator. LSLDG
-// does not: it estimates ∇log p, and its Fit returns an LSLDGModel.
+// Estimator. LSLDG does not: it estimates ∇log p, and its Fit returns an
+// LSLDGModel.
 type Estimator interface {
 	Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 }

@@ -123,6 +123,7 @@ func TestRankDeficient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits every estimator four times")
 	}
+	t.Parallel()
 	x, _ := invariantData(t) // 1000×6
 	// Every estimator on two cases, MIPP alone on the others.
 	for _, tc := range []struct {

@@ -41,8 +41,8 @@ type Result struct {
 	// variant's equivariant estimate (that of its MIPP start: the refined
 	// frame is not the eigenvectors of a matrix, and the start's spectrum
 	// ranks the directions it was refined from), ĜĜᵀ of the last pass
-	// (whitened) for IMAK, and for SNGCA the matrix its Projection names,
-	// in the metric of the covariance. A clear gap after the Dim-th value
+	// (whitened) for IMAK, and for SNGCA the averaged Fantope matrix of
+	// its last pass, in the metric of the covariance. A clear gap after the Dim-th value
 	// suggests Dim is right; Separation measures it. Every estimator sets
 	// Eigenvalues (a Result read from JSON written before this field was
 	// always set may lack it).
@@ -59,11 +59,10 @@ type Result struct {
 	// a subspace of lower dimension, on which the NGCA model has no
 	// density; the estimator fits the other columns, and Basis has rows of
 	// exact zeros (every entry == 0) for the columns left out, so that
-	// projections use the other columns only. The reports' per-coordinate figures (StageCV,
-	// Selection) are of the columns kept, in order; RobustReport's
-	// KernelCoords and NullCoords are column indices of the data. A
-	// constant column is not left out but an ErrConstant error. Dependent
-	// is nil when every column was kept.
+	// projections use the other columns only; RobustReport's NullCoords
+	// are column indices of the data. A constant column is not left out
+	// but an ErrConstant error. Dependent is nil when every column was
+	// kept.
 	Dependent []int
 
 	// Timings lists the wall time of each step of the fit, in order,
@@ -163,29 +162,29 @@ type LSReport struct {
 	// NumCenters and Folds are the number of kernel centers b and of
 	// cross-validation folds the fit used (the defaults resolved).
 	NumCenters, Folds int
-	// CV reports the cross-validation of every stage, in the order the
+	// cv reports the cross-validation of every stage, in the order the
 	// stages ran: "lsldg" then "v" for WF-LSNGCA, "lsldg" for LSNGCA.
-	CV []StageCV
+	cv []stageCV
 }
 
 func (*LSReport) isReport() {}
 
-// StageCV reports the k-fold cross-validation of one stage: for every output
+// stageCV reports the k-fold cross-validation of one stage: for every output
 // coordinate, the held-out score of every (width, ridge) pair and the pair
 // chosen.
-type StageCV struct {
+type stageCV struct {
 	// Name identifies the stage: "lsldg" for the log-density-gradient fit,
 	// "v" for stage 2 of WF-LSNGCA; the robust variant has more.
 	Name string
 	// Widths and Ridges are the candidate grids, in the order of the rows
-	// and columns of every Selection's Scores.
+	// and columns of every cvChoice's Scores.
 	Widths, Ridges []float64
-	// Coords holds one Selection per output coordinate.
-	Coords []Selection
+	// Coords holds one cvChoice per output coordinate.
+	Coords []cvChoice
 }
 
-// Selection is what cross-validation chose for one output coordinate.
-type Selection struct {
+// cvChoice is what cross-validation chose for one output coordinate.
+type cvChoice struct {
 	// Width and Ridge are the chosen kernel width and ridge parameter.
 	Width, Ridge float64
 	// Score is the chosen pair's mean held-out score.

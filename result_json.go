@@ -13,11 +13,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// ResultFormat is the version of the JSON format of a Result, written as
-// "ngca_result". UnmarshalJSON reads this version and files without the
+// resultFormat is the version of the JSON format of a Result, written as
+// "ngca_result": 1. UnmarshalJSON reads this version and files without the
 // field (the command's JSON before the field existed, which has no
 // report).
-const ResultFormat = 1
+const resultFormat = 1
 
 // orthonormalTol bounds every entry of BᵀB − I of a basis that MarshalJSON
 // writes and UnmarshalJSON reads. Every estimator's basis is orthonormal to
@@ -79,7 +79,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	}
 	var b bytes.Buffer
 	b.WriteString(`{"ngca_result":`)
-	b.WriteString(strconv.Itoa(ResultFormat))
+	b.WriteString(strconv.Itoa(resultFormat))
 	b.WriteString(`,"label":`)
 	label, err := json.Marshal(r.Method)
 	if err != nil {
@@ -159,7 +159,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 // eigenvalues break these rules or are not lists of numbers (wrapping
 // ErrNonFinite too for a non-finite number in Basis or Mean), and an
 // error wrapping ErrParam when data is not a JSON object, its format
-// version is newer than ResultFormat, its report has an unknown type or a
+// version is newer than 1 (the "ngca_result" it writes), its report has an unknown type or a
 // field that does not fit the report's type, or its timings are not an
 // object of step to seconds. On error r is unchanged.
 func (r *Result) UnmarshalJSON(data []byte) error {
@@ -170,8 +170,8 @@ func (r *Result) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &j); err != nil {
 		return fmt.Errorf("%w: a result's JSON is an object of known fields: %w", ErrParam, err)
 	}
-	if j.Format > ResultFormat || j.Format < 0 {
-		return fmt.Errorf("%w: result format %d, this library reads up to %d", ErrParam, j.Format, ResultFormat)
+	if j.Format > resultFormat || j.Format < 0 {
+		return fmt.Errorf("%w: result format %d, this library reads up to %d", ErrParam, j.Format, resultFormat)
 	}
 	b, err := readBasis(j.Basis)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -14,11 +15,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // jsonEstimators are every estimator, and both paths of the robust
-// variant, with small grids.
+// variant, with small grids (and SNGCA with few test functions and
+// passes): the JSON tests need fits, not accurate ones.
 func jsonEstimators() []ngca.Estimator {
 	small := []float64{0.5, 1}
 	return []ngca.Estimator{
@@ -26,9 +29,9 @@ func jsonEstimators() []ngca.Estimator {
 		&ngca.LSNGCA{Dim: 2, Widths: small, Ridges: small, Src: seeded()},
 		&ngca.MIPP{Dim: 2, Src: seeded()},
 		&ngca.IMAK{Dim: 2},
-		&ngca.SNGCA{Dim: 2, Src: seeded()},
+		&ngca.SNGCA{Dim: 2, Functions: 200, FinalFunctions: 40, Passes: 2, MaxIter: 200, Src: seeded()},
 		&ngca.RobustWFLSNGCA{Dim: 2, Widths: small, Ridges: small, Src: seeded()},
-		&ngca.RobustWFLSNGCA{Dim: 2, Widths: small, Ridges: small, Src: seeded(), Path: ngca.RobustAxes},
+		robustAxes(&ngca.RobustWFLSNGCA{Dim: 2, Widths: small, Ridges: small, Src: seeded()}),
 	}
 }
 
@@ -237,6 +240,27 @@ func TestResultJSONOlder(t *testing.T) {
 			t.Errorf("%s: read %+v", tc.json, r)
 		}
 	}
+	// Reports written when RobustReport.Path was a number and
+	// MIPPReport.Kept a list per family: the fields the reports no longer
+	// have are left out, the others read.
+	for _, tc := range []struct {
+		json string
+		want ngca.Report
+	}{
+		{`{"ngca_result": 1, "label": "WF-LSNGCA robust", "basis": [[1], [0]], "mean": [0, 0], "report": {"type": "RobustReport", "value": ` +
+			`{"Path": 1, "P": 0.5, "Distance": 2, "Wald": 3, "KernelCoords": [0, 1], "CV": [{"Name": "v", "Widths": [1], "Ridges": [1], "Coords": []}], "NullCoords": [1], "NumCenters": 100, "Folds": 5}}}`,
+			&ngca.RobustReport{P: 0.5, Distance: 2, NullCoords: []int{1}, NumCenters: 100, Folds: 5}},
+		{`{"ngca_result": 1, "label": "MIPP", "basis": [[1], [0]], "mean": [0, 0], "report": {"type": "MIPPReport", "value": ` +
+			`{"Iterations": 10, "Kept": [{"Degenerate": 0, "Family": "tanh", "Kept": 809, "Total": 1000}], "Threshold": 1.6}}}`,
+			&ngca.MIPPReport{}},
+	} {
+		var r ngca.Result
+		if err := json.Unmarshal([]byte(tc.json), &r); err != nil {
+			t.Errorf("%s: %v", tc.json, err)
+		} else if !reflect.DeepEqual(r.Report, tc.want) {
+			t.Errorf("%s: report %+v, want %+v", tc.json, r.Report, tc.want)
+		}
+	}
 	// null leaves the result alone, as for other types.
 	r := ngca.Result{Method: "kept"}
 	if err := json.Unmarshal([]byte("null"), &r); err != nil || r.Method != "kept" {
@@ -297,7 +321,7 @@ func TestResultJSONErrors(t *testing.T) {
 		{"timing too long, decimal", `{"basis": [[1], [0]], "mean": [0, 0], "timings": {"total": 9223372036.854775808}}`, []error{ngca.ErrParam}},
 		{"label a number", `{"label": 1, "basis": [[1], [0]], "mean": [0, 0]}`, []error{ngca.ErrParam}},
 		{"unknown report", `{"basis": [[1], [0]], "mean": [0, 0], "report": {"type": "Nope", "value": {}}}`, []error{ngca.ErrParam}},
-		{"report field of another type", `{"basis": [[1], [0]], "mean": [0, 0], "report": {"type": "MIPPReport", "value": {"Threshold": "many"}}}`, []error{ngca.ErrParam}},
+		{"report field of another type", `{"basis": [[1], [0]], "mean": [0, 0], "report": {"type": "RobustReport", "value": {"P": "many"}}}`, []error{ngca.ErrParam}},
 	} {
 		r := ngca.Result{Method: "kept"}
 		err := json.Unmarshal([]byte(tc.json), &r)
@@ -374,4 +398,12 @@ func TestResultJSONZero(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil || got.Err != "failed" || got.Fit.Basis != nil || got.Fit.Method != "" {
 		t.Errorf("read back %+v, %v", got, err)
 	}
+}
+
+// robustAxes returns w on the axes path.
+func robustAxes(w *ngca.RobustWFLSNGCA) *ngca.RobustWFLSNGCA {
+	if err := studyhook.SetRobustPath(w, "axes"); err != nil {
+		panic(err)
+	}
+	return w
 }

@@ -11,45 +11,49 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/ngca-go/ngca/internal/tuned"
+	"github.com/ngca-go/ngca/internal/studyhook"
 )
 
-// RobustPath names the estimates of the robust variant of WF-LSNGCA.
-type RobustPath int
+// robustPath names the estimates of the robust variant of WF-LSNGCA. The
+// studies set it through studyhook.SetRobustPath.
+type robustPath int
 
 const (
-	// RobustAdaptive computes both estimates and returns the axes estimate
+	// robustAdaptive computes both estimates and returns the axes estimate
 	// if it passes the test and the guard described at RobustWFLSNGCA,
 	// otherwise the equivariant estimate (the default).
-	RobustAdaptive RobustPath = iota
-	// RobustAxes computes and returns the axes estimate only.
-	RobustAxes
-	// RobustEquivariant computes and returns the equivariant estimate only.
-	RobustEquivariant
+	robustAdaptive robustPath = iota
+	// robustAxes computes and returns the axes estimate only.
+	robustAxes
+	// robustEquivariant computes and returns the equivariant estimate only.
+	robustEquivariant
 )
 
 // String returns "adaptive", "axes" or "equivariant".
-func (p RobustPath) String() string {
+func (p robustPath) String() string {
 	switch p {
-	case RobustAdaptive:
+	case robustAdaptive:
 		return "adaptive"
-	case RobustAxes:
+	case robustAxes:
 		return "axes"
-	case RobustEquivariant:
+	case robustEquivariant:
 		return "equivariant"
 	}
-	return fmt.Sprintf("RobustPath(%d)", int(p))
+	return fmt.Sprintf("robustPath(%d)", int(p))
 }
 
-// robustLevel is the level of the adaptive path's test of the axes
-// estimate (RobustReport.Level), and robustMaxDistance the bound on the
-// Distance of an axes estimate that the path returns
-// (RobustReport.MaxDistance); docs/robust.md gives the measurements they
-// rest on and the command that reproduces them.
+// The limits of the adaptive path's decision: robustLevel is the level of
+// its test of the axes estimate, robustMaxDistance the bound on the
+// Distance of an axes estimate that it returns, and robustMissedMargin the
+// margin, in paired z-scores, by which the evidence that the equivariant
+// estimate misses structure must exceed the evidence that the axes
+// estimate does, for the axes estimate beyond that bound to be returned.
+// docs/robust.md gives the measurements they rest on; the studies read
+// them through studyhook.RobustDefaultLimits.
 const (
-	robustLevel        = tuned.RobustLevel
-	robustMaxDistance  = tuned.RobustMaxDistance
-	robustMissedMargin = tuned.RobustMissedMargin
+	robustLevel        = 0.01
+	robustMaxDistance  = 4
+	robustMissedMargin = 3
 )
 
 // RobustWFLSNGCA is a robust variant of WF-LSNGCA (WFLSNGCA), designed
@@ -69,7 +73,7 @@ const (
 //     per coordinate with a kernel on that coordinate alone; each
 //     coordinate keeps its own model), and every
 //     coordinate of v whose kernel part does not beat the model without it
-//     by NullZ standard errors of the per-row held-out loss difference is
+//     by 3 standard errors of the per-row held-out loss difference is
 //     set to zero; at least Dim coordinates are kept. On data whose index
 //     space lies along coordinate axes it is exact: a sparse estimator
 //     recovering its support. Elsewhere it is as wrong as the faithful
@@ -99,24 +103,24 @@ const (
 //     agree or, where they do not, the other misses more: that test sees
 //     small tilts, not a direction the axes estimate misses altogether,
 //     so the axes estimate must also lie within a Wald distance of 4 per
-//     degree of freedom of the equivariant estimate (Distance, a bound
-//     measured in the orientation study, not a test), or else the evidence
+//     degree of freedom of the equivariant estimate (RobustReport.Distance,
+//     a bound measured in the orientation study, not a test), or else the evidence
 //     that the equivariant estimate misses structure in the directions by
 //     which the axes estimate leaves it must exceed the converse by 3 in
 //     paired z-scores of a kernel model of those directions' scores
-//     against their Gaussian score (MissedEquivariant, MissedAxes: if a
-//     candidate is the index space, those directions are standard normal
-//     and independent of its coordinates). Otherwise the equivariant
+//     against their Gaussian score (if a candidate is the index space,
+//     those directions are standard normal and independent of its
+//     coordinates). Otherwise the equivariant
 //     estimate is returned.
 //
 // The variant needs more rows than columns and a covariance matrix that
 // can be inverted (ErrSamples, ErrSingular otherwise), as MIPP does, and
 // leaves out a column that is a linear combination of others
-// (Result.Dependent), as every estimator does. With few rows, or on data whose structure is spread over many
-// columns, the null test zeroes coordinates that carry signal: the axes
+// (Result.Dependent), as every estimator does. With few rows, or on data
+// whose structure is spread over many columns, the null test zeroes
+// coordinates that carry signal: the axes
 // estimate then acts as feature selection, which the test usually
-// rejects. RobustReport.NullCoords says which were zeroed; NullZ < 0
-// turns the null test off.
+// rejects. RobustReport.NullCoords says which were zeroed.
 //
 // The zero value (with Dim set) is the recommended setting.
 type RobustWFLSNGCA struct {
@@ -125,7 +129,7 @@ type RobustWFLSNGCA struct {
 	// NumCenters, Centers, Widths, Ridges, VWidths, VRidges and Folds are
 	// as in WFLSNGCA. The coordinate selection and the frame refinements
 	// use every second value of Widths and Ridges, and the axes estimate's
-	// stage 2 every second value of VWidths (each stage's StageCV lists
+	// stage 2 every second value of VWidths (each stage's stageCV lists
 	// its grids).
 	NumCenters       int
 	Centers          mat.Matrix
@@ -133,11 +137,12 @@ type RobustWFLSNGCA struct {
 	VWidths, VRidges []float64
 	Folds            int
 
-	// Path selects the estimates; the zero value is RobustAdaptive.
-	Path RobustPath
-	// NullZ is the z threshold of the axes estimate's null test; 0 means
-	// 3, and a negative value turns the test off.
-	NullZ float64
+	// path selects the estimates (the zero value: adaptive) and nullZ is
+	// the z threshold of the axes estimate's null test (0 means 3, a
+	// negative value turns the test off); the studies set them through
+	// studyhook.
+	path  robustPath
+	nullZ float64
 
 	// Src is the source of randomness (centers, partitions and the MIPP
 	// start), as in WFLSNGCA.
@@ -153,80 +158,32 @@ type RobustWFLSNGCA struct {
 	Progress func(Progress)
 }
 
-// RobustReport is the Report of RobustWFLSNGCA: what the variant did.
+// RobustReport is the Report of RobustWFLSNGCA: which estimate it
+// returned and why.
 type RobustReport struct {
-	// Path is the estimate returned: RobustAxes or RobustEquivariant.
-	Path RobustPath
-	// Wald is the statistic of the test of the axes estimate (no tilt at
-	// the axes estimate), DF its degrees of freedom and P its p-value; NaN
-	// and 0 if only one path ran. Wald is +Inf and P 0 when the test's
-	// regression is singular at the axes estimate's frame (its kernel
-	// parts add nothing to the linear part), which rejects it.
-	Wald, P float64
-	DF      int
-	// Distance is the Wald distance of the axes estimate from the
-	// equivariant estimate in units of DF. Distance is +Inf when the axes
-	// estimate is orthogonal to part of the equivariant estimate's frame,
-	// and NaN if only one path ran.
-	Distance float64
-	// MissedAxes and MissedEquivariant weigh the two candidates against
-	// each other where they disagree: MissedAxes is the evidence that the
-	// axes estimate misses structure in the directions by which the
-	// equivariant estimate leaves it, MissedEquivariant the converse, each
-	// the most negative paired z-score of the held-out loss of a kernel
-	// model of those directions' scores (kernels on them and on the
-	// candidate's own coordinates) against their Gaussian score. They are
-	// computed only when the test passes and Distance exceeds MaxDistance
-	// (NaN otherwise).
-	MissedAxes, MissedEquivariant float64
-	// Level, MaxDistance and MissedMargin are the limits of the adaptive
-	// path's decision, 0.01, 4 and 3 (zero if the adaptive path did not
-	// run). The axes estimate is returned when P ≥ Level and either
-	// Distance ≤ MaxDistance or
-	// MissedEquivariant < MissedAxes − MissedMargin: the evidence that the
-	// equivariant estimate misses structure the axes estimate holds is
-	// stronger by MissedMargin than the evidence of the converse.
-	Level, MaxDistance, MissedMargin float64
-	// Refined reports whether the equivariant estimate is the refined
-	// frame; it is MIPP's start when the refinement could not run: when
-	// its regression is singular (a frame coordinate that takes two values
-	// only, say, every function of which is linear), Distance is +Inf and
-	// the equivariant estimate is returned.
-	Refined bool
-	// KernelCoords are the axes estimate's kernel coordinates (0-based):
-	// the Dim + 2 columns with the most negative min(SelectZ, MarginalZ).
-	KernelCoords []int
-	// SelectZ and MarginalZ say why: for every column, the paired z-score
-	// of the per-row held-out loss of its score model with a kernel part
-	// against the model without it (the Gaussian score of the sample
-	// covariance), the kernels on all columns (SelectZ: the column's score
-	// depends on the others) or on the column alone (MarginalZ: its
-	// marginal is not Gaussian). Negative: the kernel part helps. A
-	// column left out of the fit (Result.Dependent) has NaN.
-	SelectZ, MarginalZ []float64
-	// NullCoords are the coordinates whose v the null test set to zero.
+	// Estimate is the estimate returned: "axes" or "equivariant".
+	Estimate string
+	// P is the p-value of the test of the axes estimate (no tilt at its
+	// frame: a Wald statistic against χ² with (d − Dim)·Dim degrees of
+	// freedom), and Distance the axes estimate's Wald distance from the
+	// equivariant estimate per degree of freedom (+Inf when it is
+	// orthogonal to part of that estimate's frame); NaN where the
+	// adaptive decision did not run. The axes estimate is returned when
+	// P ≥ 0.01 and Distance ≤ 4, or beyond that distance when the
+	// equivariant estimate misses more structure than it does.
+	P, Distance float64
+	// NullCoords are the columns (0-based) whose v the axes estimate's
+	// null test set to zero: when the axes estimate is returned, its
+	// basis has zero rows there.
 	NullCoords []int
-	// Axes and Equivariant are the two candidate bases in the caller's
-	// coordinates (nil for a path that did not run).
-	Axes, Equivariant *mat.Dense
-	// AxesEigenvalues are the d eigenvalues of the axes estimate's
-	// (1/n)Σv(xᵢ)v(xᵢ)ᵀ, in descending order (nil if it did not run).
-	AxesEigenvalues []float64
-	// StartEigenvalues are the d eigenvalues of the equivariant estimate's
-	// MIPP start's (1/k)Σββᵀ (whitened), in descending order (nil if it did
-	// not run): Result.Eigenvalues when the equivariant estimate is
-	// returned.
-	StartEigenvalues []float64
 	// NumCenters and Folds are the number of kernel centers and of
 	// cross-validation folds the fit used.
 	NumCenters, Folds int
-	// ScreenRows is the number of rows the screens (SelectZ, MarginalZ)
-	// and the MIPP start ran on: n, or 50000 rows drawn at random when
-	// n is larger. Every other stage uses all rows.
-	ScreenRows int
-	// CV reports the cross-validation of every stage that ran, in order
-	// (see Progress for their names).
-	CV []StageCV
+
+	// detail holds the rest, which the studies read through
+	// studyhook.RobustDetails; cv the stages' cross-validation.
+	detail studyhook.Robust
+	cv     []stageCV
 }
 
 func (*RobustReport) isReport() {}
@@ -241,19 +198,19 @@ const robustRounds = 2
 
 // robustSettings are the variant's settings with the defaults filled in.
 type robustSettings struct {
-	path  RobustPath
+	path  robustPath
 	nullZ float64
 }
 
 // settings checks the variant's own fields and fills in their defaults.
 func (w *RobustWFLSNGCA) settings() (robustSettings, error) {
-	s := robustSettings{path: w.Path, nullZ: w.NullZ}
-	if s.path < RobustAdaptive || s.path > RobustEquivariant {
-		return s, fmt.Errorf("%w: Path = %d", ErrParam, int(w.Path))
+	s := robustSettings{path: w.path, nullZ: w.nullZ}
+	if s.path < robustAdaptive || s.path > robustEquivariant {
+		return s, fmt.Errorf("%w: path = %d", ErrParam, int(w.path))
 	}
 	switch {
 	case math.IsNaN(s.nullZ) || math.IsInf(s.nullZ, 0):
-		return s, fmt.Errorf("%w: NullZ = %v", ErrParam, w.NullZ)
+		return s, fmt.Errorf("%w: null test threshold %v", ErrParam, w.nullZ)
 	case s.nullZ == 0:
 		s.nullZ = 3
 	case s.nullZ < 0:
@@ -265,9 +222,9 @@ func (w *RobustWFLSNGCA) settings() (robustSettings, error) {
 // steps is the number of progress stages of a fit on the path.
 func (s robustSettings) steps() int {
 	switch s.path {
-	case RobustAxes:
+	case robustAxes:
 		return 3
-	case RobustEquivariant:
+	case robustEquivariant:
 		return 1 + robustRounds
 	}
 	return 3 + 1 + robustRounds + 1
@@ -308,7 +265,8 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 		return nil, fmt.Errorf("robust WF-LSNGCA: %w", err)
 	}
 	sw.lap("prepare")
-	rep := &RobustReport{MissedAxes: math.NaN(), MissedEquivariant: math.NaN(), Wald: math.NaN(), P: math.NaN(), Distance: math.NaN(), NumCenters: pr.b, Folds: pr.folds}
+	rep := &RobustReport{P: math.NaN(), Distance: math.NaN(), NumCenters: pr.b, Folds: pr.folds}
+	rep.detail.MissedAxes, rep.detail.MissedEquivariant, rep.detail.Wald = math.NaN(), math.NaN(), math.NaN()
 	basis, err := fitRobust(ctx, pr, wh, w.Dim, o, rep, sw)
 	if err != nil {
 		return nil, err
@@ -324,18 +282,18 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 	if res.Basis, err = mapBack(basis, pr.scale.unscale); err != nil {
 		return nil, err
 	}
-	res.Eigenvalues = rep.StartEigenvalues
-	if rep.Path == RobustAxes {
-		res.Eigenvalues = rep.AxesEigenvalues
+	res.Eigenvalues = rep.detail.StartEigenvalues
+	if rep.Estimate == robustAxes.String() {
+		res.Eigenvalues = rep.detail.AxesEigenvalues
 	}
-	rep.Axes, rep.Equivariant = back(rep.Axes), back(rep.Equivariant)
+	rep.detail.Axes, rep.detail.Equivariant = back(rep.detail.Axes), back(rep.detail.Equivariant)
 	if kept := pr.scale.kept; kept != nil {
-		for _, cs := range [][]int{rep.KernelCoords, rep.NullCoords} {
+		for _, cs := range [][]int{rep.detail.KernelCoords, rep.NullCoords} {
 			for i, c := range cs {
 				cs[i] = kept[c]
 			}
 		}
-		for _, zs := range []*[]float64{&rep.SelectZ, &rep.MarginalZ} {
+		for _, zs := range []*[]float64{&rep.detail.SelectZ, &rep.detail.MarginalZ} {
 			if *zs == nil {
 				continue
 			}
@@ -391,17 +349,24 @@ func (w *RobustWFLSNGCA) with(src rand.Source, workers int) Estimator {
 }
 
 // refitsOf returns the estimator whose refits Check compares with res: w
-// with its Path set to the estimate res returned (RobustReport.Path), so
+// with its Path set to the estimate res returned (RobustReport.Estimate), so
 // that Check measures that estimate's sampling error and not how often the
 // adaptive decision goes the other way; w itself if its Path is not
 // adaptive or res holds no such report.
 func (w *RobustWFLSNGCA) refitsOf(res *Result) Estimator {
 	rep, ok := res.Report.(*RobustReport)
-	if w.Path != RobustAdaptive || !ok || (rep.Path != RobustAxes && rep.Path != RobustEquivariant) {
+	if w.path != robustAdaptive || !ok {
 		return w
 	}
 	c := *w
-	c.Path = rep.Path
+	switch rep.Estimate {
+	case robustAxes.String():
+		c.path = robustAxes
+	case robustEquivariant.String():
+		c.path = robustEquivariant
+	default:
+		return w
+	}
 	return &c
 }
 
@@ -411,18 +376,18 @@ func (w *RobustWFLSNGCA) refitsOf(res *Result) Estimator {
 // diagnostics.
 func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robustSettings, rep *RobustReport, sw *stopwatch) (*mat.Dense, error) {
 	sub := screenRows(pr.rng, pr.n)
-	rep.ScreenRows = pr.n
+	rep.detail.ScreenRows = pr.n
 	if sub != nil {
-		rep.ScreenRows = len(sub)
+		rep.detail.ScreenRows = len(sub)
 	}
 	var axes *mat.Dense
-	if o.path != RobustEquivariant {
+	if o.path != robustEquivariant {
 		var err error
 		if axes, err = axesEstimate(ctx, pr, wh, dim, o.nullZ, sub, rep, sw); err != nil {
 			return nil, err
 		}
-		rep.Axes, rep.Path = axes, RobustAxes
-		if o.path == RobustAxes {
+		rep.detail.Axes, rep.Estimate = axes, robustAxes.String()
+		if o.path == robustAxes {
 			return axes, nil
 		}
 	}
@@ -430,9 +395,9 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 	if err != nil {
 		return nil, err
 	}
-	rep.Equivariant, rep.Refined = eq.basis, eq.refined
-	if o.path == RobustEquivariant {
-		rep.Path = RobustEquivariant
+	rep.detail.Equivariant, rep.detail.Refined = eq.basis, eq.refined
+	if o.path == robustEquivariant {
+		rep.Estimate = robustEquivariant.String()
 		return eq.basis, nil
 	}
 	keep, err := keepAxes(ctx, eq, axes, dim, rep)
@@ -441,7 +406,7 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 	}
 	sw.lap("test")
 	if !keep {
-		rep.Path = RobustEquivariant
+		rep.Estimate = robustEquivariant.String()
 		return eq.basis, nil
 	}
 	return axes, nil
@@ -453,7 +418,7 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 // with the test's stage, and reports whether the axes estimate passes the
 // test and the guard.
 func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *RobustReport) (bool, error) {
-	rep.Level, rep.MaxDistance, rep.MissedMargin = robustLevel, robustMaxDistance, robustMissedMargin
+	rep.detail.Level, rep.detail.MaxDistance, rep.detail.MissedMargin = robustLevel, robustMaxDistance, robustMissedMargin
 	if eq.unrefinable {
 		// No covariance to measure the axes estimate's distance by: the
 		// burden of proof stays on it.
@@ -469,29 +434,29 @@ func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *Rob
 	var test tiltFit
 	_, cv, err := alignStep(ctx, eq.yw, completeFrame(aw), dim, "test", &test)
 	if cv.Name != "" {
-		rep.CV = append(rep.CV, cv)
+		rep.cv = append(rep.cv, cv)
 	}
 	if errors.Is(err, ErrSingular) {
 		// The axes frame's kernel parts explain nothing the linear part
 		// does not: no evidence for the axes estimate.
-		rep.Wald, rep.DF, rep.P = math.Inf(1), df, 0
+		rep.detail.Wald, rep.detail.DF, rep.P = math.Inf(1), df, 0
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	rep.Wald, rep.DF = test.wald(eq.wh, axes)
-	rep.P = 1 - distuv.ChiSquared{K: float64(rep.DF)}.CDF(rep.Wald)
-	if !(rep.P >= rep.Level) {
+	rep.detail.Wald, rep.detail.DF = test.wald(eq.wh, axes)
+	rep.P = 1 - distuv.ChiSquared{K: float64(rep.detail.DF)}.CDF(rep.detail.Wald)
+	if !(rep.P >= rep.detail.Level) {
 		return false, nil
 	}
-	if rep.Distance <= rep.MaxDistance {
+	if rep.Distance <= rep.detail.MaxDistance {
 		return true, nil
 	}
 	if err := missedBoth(ctx, eq, aw, rep); err != nil {
 		return false, err
 	}
-	return rep.MissedEquivariant < rep.MissedAxes-rep.MissedMargin, nil
+	return rep.detail.MissedEquivariant < rep.detail.MissedAxes-rep.detail.MissedMargin, nil
 }
 
 // missedBoth fills rep's MissedAxes and MissedEquivariant (missedZ) for
@@ -507,9 +472,9 @@ func missedBoth(ctx context.Context, eq *eqFit, aw *mat.Dense, rep *RobustReport
 	if !okA || !okE {
 		return nil
 	}
-	if rep.MissedAxes, err = missedZ(ctx, eq.yw, aq, eqq); err != nil {
+	if rep.detail.MissedAxes, err = missedZ(ctx, eq.yw, aq, eqq); err != nil {
 		return err
 	}
-	rep.MissedEquivariant, err = missedZ(ctx, eq.yw, eqq, aq)
+	rep.detail.MissedEquivariant, err = missedZ(ctx, eq.yw, eqq, aq)
 	return err
 }

@@ -61,7 +61,7 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 		rank[j] = math.Min(z[j], zm[j])
 	}
 	cols := mostNegative(rank, min(dim+2, pr.d))
-	rep.SelectZ, rep.MarginalZ = z, zm
+	rep.detail.SelectZ, rep.detail.MarginalZ = z, zm
 	sw.lap("select")
 
 	// One partition for both stages: stage 2's basis is stage 1's (the
@@ -72,7 +72,7 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 	s1, s2 := pr.wfStages(centers, false)
 	s2.widths = everyOther(s2.widths)
 	*s1.keep = foldStore{only: s2.widths, gramOnly: true}
-	fit1 := func(ctx context.Context, st stage) (rowModel, StageCV, error) {
+	fit1 := func(ctx context.Context, st stage) (rowModel, stageCV, error) {
 		st.a = gauss
 		m, cv, err := fitRobustStage(ctx, robustStage{stage: st, kernelCols: cols, nullZ: nullZ}, &pr.plan)
 		if m != nil {
@@ -80,7 +80,7 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 		}
 		return m, cv, err
 	}
-	fit2 := func(ctx context.Context, st stage) (rowModel, StageCV, error) {
+	fit2 := func(ctx context.Context, st stage) (rowModel, stageCV, error) {
 		return fitRobustStage(ctx, robustStage{stage: st, kernelCols: cols, nullZ: nullZ, minKept: dim}, &pr.plan)
 	}
 	v, cvs, err := twoStages(ctx, pr, s1, s2, fit1, fit2, sw)
@@ -91,8 +91,8 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 	if err != nil {
 		return nil, err
 	}
-	rep.AxesEigenvalues, rep.KernelCoords = eig, cols
-	rep.CV = append([]StageCV{cvSel}, cvs...)
+	rep.detail.AxesEigenvalues, rep.detail.KernelCoords = eig, cols
+	rep.cv = append([]stageCV{cvSel}, cvs...)
 	for j := 0; j < pr.d; j++ {
 		if mat.Norm(v.ColView(j), 1) == 0 {
 			rep.NullCoords = append(rep.NullCoords, j)

@@ -63,7 +63,7 @@ func TestAxesChecks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.DF != (d-dim)*dim || len(rep.CV) != 1 || rep.P != 1-(distuv.ChiSquared{K: float64(rep.DF)}).CDF(rep.Wald) {
+			if rep.detail.DF != (d-dim)*dim || len(rep.cv) != 1 || rep.P != 1-(distuv.ChiSquared{K: float64(rep.detail.DF)}).CDF(rep.detail.Wald) {
 				t.Fatalf("report %+v", rep)
 			}
 			return keep, rep
@@ -109,7 +109,7 @@ func TestAxesCheckSingular(t *testing.T) {
 			t.Fatalf("%d levels: %v", levels, err)
 		}
 		r := res.Report.(*RobustReport)
-		if r.Path != RobustEquivariant || !math.IsInf(r.Wald, 1) || r.P != 0 || r.DF != (d-2)*2 || math.IsNaN(r.Distance) {
+		if r.Estimate != robustEquivariant.String() || !math.IsInf(r.detail.Wald, 1) || r.P != 0 || r.detail.DF != (d-2)*2 || math.IsNaN(r.Distance) {
 			t.Errorf("%d levels: report %+v", levels, r)
 		}
 	}

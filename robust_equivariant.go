@@ -47,17 +47,17 @@ func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim in
 	if err != nil {
 		return nil, fmt.Errorf("robust WF-LSNGCA: equivariant start: %w", err)
 	}
-	rep.StartEigenvalues = eig
+	rep.detail.StartEigenvalues = eig
 	start := wh.unwhiten(b)
 	sq, ok := orthonormal(start)
 	if !ok {
 		return nil, fmt.Errorf("%w: robust WF-LSNGCA: the start lost rank", ErrSingular)
 	}
 	for r := 0; r < robustRounds; r++ {
-		var cv StageCV
+		var cv stageCV
 		b, cv, err = alignStep(ctx, yw, completeFrame(b), dim, fmt.Sprintf("align %d", r+1), &ef.tilt)
 		if cv.Name != "" {
-			rep.CV = append(rep.CV, cv)
+			rep.cv = append(rep.cv, cv)
 		}
 		if errors.Is(err, ErrSingular) {
 			// The regression cannot separate the frame coordinates'
@@ -104,7 +104,7 @@ func whitenedData(pr *prepared, wh whitening) *prepared {
 // is exactly of that form with Δ_j the tilt of the index space toward
 // coordinate j, so it returns the corrected basis u·[I; Δ] (d×dim), and
 // sets tf to the frame, the tilt and its covariance.
-func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int, name string, tf *tiltFit) (*mat.Dense, StageCV, error) {
+func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int, name string, tf *tiltFit) (*mat.Dense, stageCV, error) {
 	var y mat.Dense
 	y.Mul(pr.z, u)
 	n, d := y.Dims()

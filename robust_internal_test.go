@@ -572,17 +572,17 @@ func TestRobustScreenRows(t *testing.T) {
 		all, repAll := fitWith(3000, 2)
 		few, rep := fitWith(600, 2)
 		serial, _ := fitWith(600, 1)
-		if repAll.ScreenRows != 3000 || rep.ScreenRows != 600 {
-			t.Errorf("rotate %v: ScreenRows %d and %d, want 3000 and 600", rotate, repAll.ScreenRows, rep.ScreenRows)
+		if repAll.detail.ScreenRows != 3000 || rep.detail.ScreenRows != 600 {
+			t.Errorf("rotate %v: ScreenRows %d and %d, want 3000 and 600", rotate, repAll.detail.ScreenRows, rep.detail.ScreenRows)
 		}
 		if !mat.Equal(few.Basis, serial.Basis) {
 			t.Errorf("rotate %v: the basis depends on the number of workers", rotate)
 		}
 		eAll, eFew := SubspaceError(truth, all.Basis), SubspaceError(truth, few.Basis)
-		t.Logf("rotate %v: ε %.2g with every row in the screens, %.2g with 600 (%s)", rotate, eAll, eFew, rep.Path)
+		t.Logf("rotate %v: ε %.2g with every row in the screens, %.2g with 600 (%s)", rotate, eAll, eFew, rep.Estimate)
 		switch {
-		case !rotate && (rep.Path != RobustAxes || eFew > 1e-6):
-			t.Errorf("aligned: %s estimate with ε = %.3g, want the exact axes estimate", rep.Path, eFew)
+		case !rotate && (rep.Estimate != robustAxes.String() || eFew > 1e-6):
+			t.Errorf("aligned: %s estimate with ε = %.3g, want the exact axes estimate", rep.Estimate, eFew)
 		case rotate && eFew > 2*eAll+0.01:
 			t.Errorf("turned: ε = %.3g, above 2·%.3g + 0.01", eFew, eAll)
 		}

@@ -59,7 +59,7 @@ func kernelNoSelf(ctx context.Context, workers int, kt, d2 []float64, b int, sig
 
 // fitRobustStage runs the stage as fitStage does, with the null test
 // between the choice of (σ_j, λ_j) and the refit.
-func fitRobustStage(ctx context.Context, st robustStage, p *plan) (*robustModel, StageCV, error) {
+func fitRobustStage(ctx context.Context, st robustStage, p *plan) (*robustModel, stageCV, error) {
 	p.progress.begin(st.name)
 	kx, kc := st.x, st.centers
 	if st.kernelCols != nil {
@@ -67,24 +67,24 @@ func fitRobustStage(ctx context.Context, st robustStage, p *plan) (*robustModel,
 	}
 	sd, err := newStageData(ctx, p.workers, st.x, st.a, st.centers, kx, kc, st.part)
 	if err != nil {
-		return nil, StageCV{}, err
+		return nil, stageCV{}, err
 	}
 	rs := newRobustSweep(&st, sd, p.workers)
 	choices, err := sweep(ctx, p, sd, st.widths, len(st.ridges), kernelNoSelf, rs.cellOf)
 	if err != nil {
-		return nil, StageCV{}, err
+		return nil, stageCV{}, err
 	}
 	cv, chosen, err := stageReport(st.name, st.widths, st.ridges, choices)
 	if err != nil {
-		return nil, StageCV{}, err
+		return nil, stageCV{}, err
 	}
 	isNull, err := rs.nullTest(ctx, p.workers, choices)
 	if err != nil {
-		return nil, StageCV{}, err
+		return nil, stageCV{}, err
 	}
 	theta, lin, err := rs.refit(ctx, p.workers, choices, isNull)
 	if err != nil {
-		return nil, StageCV{}, err
+		return nil, stageCV{}, err
 	}
 	m := &robustModel{kern: newDerivModel(st.centers, theta, chosen)}
 	if st.kernelCols != nil {

@@ -9,29 +9,29 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// SNGCAProjection selects how SNGCA turns the test-function vectors of a
+// sngcaProjection selects how SNGCA turns the test-function vectors of a
 // pass into a subspace.
-type SNGCAProjection int
+type sngcaProjection int
 
 const (
-	// SNGCASDP is the semidefinite program of Diederichs, Juditsky,
+	// projSDP is the semidefinite program of Diederichs, Juditsky,
 	// Nemirovski and Spokoiny (2013), solved by extragradient with
 	// Fantope and spectraplex projections.
-	SNGCASDP SNGCAProjection = iota
-	// SNGCAConvex is the ℓ1 convex projection of Diederichs, Juditsky,
+	projSDP sngcaProjection = iota
+	// projConvex is the ℓ1 convex projection of Diederichs, Juditsky,
 	// Spokoiny and Schütte (2010), solved by ADMM.
-	SNGCAConvex
-	// SNGCAResidual is the closed form of the program at λ = 0: PCA of
+	projConvex
+	// projResidual is the closed form of the program at λ = 0: PCA of
 	// the test-function vectors after regressing out the constraints.
-	SNGCAResidual
+	projResidual
 )
 
 var sngcaProjections = [...]string{"sdp", "convex", "residual"}
 
 // String returns "sdp", "convex" or "residual".
-func (p SNGCAProjection) String() string {
+func (p sngcaProjection) String() string {
 	if p < 0 || int(p) >= len(sngcaProjections) {
-		return fmt.Sprintf("SNGCAProjection(%d)", int(p))
+		return fmt.Sprintf("sngcaProjection(%d)", int(p))
 	}
 	return sngcaProjections[p]
 }
@@ -43,7 +43,7 @@ const (
 	defaultSNGCAKappa     = 0.5
 	defaultSNGCATol       = 5e-3
 	defaultSNGCAMaxIter   = 1000
-	defaultSNGCAProbes    = 5 // per dimension, for SNGCAConvex
+	defaultSNGCAProbes    = 5 // per dimension, for projConvex
 	sngcaGapEvery         = 10
 	sngcaMinRho           = 0.1
 	defaultSNGCAFunctions = 1000
@@ -64,8 +64,8 @@ const (
 // and what was measured.
 //
 // The data are standardised and centred, not whitened. For a test function
-// h(z) = f(ωᵀz) with f from MIPP's families (Families), integration by
-// parts under the model p(z) = g(Bᵀz)·φ_Q(z) gives
+// h(z) = f(ωᵀz) with f from MIPP's families of index functions,
+// integration by parts under the model p(z) = g(Bᵀz)·φ_Q(z) gives
 //
 //	E[∇h] = Q⁻¹·E[(z − μ_Q)·h] − B·E[h·∇log g(Bᵀz)],
 //
@@ -76,19 +76,18 @@ const (
 // that holds the feasible Ψc best, in the metric of the sample covariance
 // Σ̂ = SS (S symmetric): ψ = S·η̂, and the basis is S⁻¹ times the leading
 // vectors found, mapped to the caller's coordinates. Every pass but the
-// last uses the closed form (SNGCAResidual) on Functions test functions;
-// the last uses Projection on FinalFunctions:
+// last uses the closed form, the leading eigenvectors of
+// G = Ψ(I − Π_Γ)Ψᵀ, on Functions test functions; the last solves the
+// semidefinite program of the 2013 paper on FinalFunctions,
 //
-//   - SNGCASDP (default) solves
-//     min_{P ∈ 𝔽_m} max_{C ⪰ 0, tr C = 1, ΓC = 0} ⟨I − P, ΨCΨᵀ⟩ − λ‖C‖₁
-//     over the Fantope 𝔽_m, with Ψ scaled to unit spectral norm and
-//     λ = Kappa·λ_max(G)/L, G = Ψ(I − Π_Γ)Ψᵀ; the basis is the leading
-//     Dim eigenvectors of the averaged P.
-//   - SNGCAConvex solves, for 5·d random probes ξ (unit vectors),
-//     min ‖ξ − Ψc‖² subject to Γc = 0, ‖c‖₁ ≤ 1 (Ψ scaled to largest
-//     column norm 1), and takes the leading eigenvectors of Σ ββᵀ, β = Ψĉ.
-//   - SNGCAResidual takes the leading eigenvectors of G, the closed form
-//     of the program at λ = 0.
+//	min_{P ∈ 𝔽_m} max_{C ⪰ 0, tr C = 1, ΓC = 0} ⟨I − P, ΨCΨᵀ⟩ − λ‖C‖₁
+//
+// over the Fantope 𝔽_m, with Ψ scaled to unit spectral norm and
+// λ = Kappa·λ_max(G)/L, by extragradient with Fantope and spectraplex
+// projections; the basis is the leading Dim eigenvectors of the averaged
+// P. (The 2010 paper's ℓ1 convex projection, solved by ADMM, and the
+// closed form can replace the program in the last pass; docs/sngca.md
+// compares them.)
 //
 // The first pass draws the directions ω isotropically in the metric; pass
 // k > 1 turns them towards the estimate Ê of pass k − 1: the part off Ê is
@@ -99,9 +98,8 @@ const (
 // size).
 //
 // Result.Eigenvalues are all d eigenvalues, in descending order, in the
-// metric coordinates: of the averaged Fantope matrix P̄ (in [0, 1], summing
-// to Dim) for SNGCASDP, of (1/J)Σββᵀ for SNGCAConvex and of G/L for
-// SNGCAResidual. The Report is an *SNGCAReport.
+// metric coordinates, of the averaged Fantope matrix P̄ (in [0, 1], summing
+// to Dim). The Report is an *SNGCAReport.
 //
 // Fit needs more rows than columns (ErrSamples) and a covariance that can
 // be inverted (ErrSingular; a column that is a linear combination of
@@ -113,33 +111,33 @@ const (
 type SNGCA struct {
 	// Dim is the dimension m of the non-Gaussian index space, 1 ≤ Dim < d.
 	Dim int
-	// Projection chooses the final step of every pass; the zero value is
-	// SNGCASDP.
-	Projection SNGCAProjection
-	// Families lists the families of test functions; empty means
-	// DefaultFamilies(). Test function l of a pass uses family l mod F
-	// and a parameter drawn uniformly from that family's parameters.
-	Families []Family
+	// projection chooses the final step of the last pass: the zero value
+	// is the semidefinite program (projSDP); the studies set the others
+	// through studyhook.SetSNGCAProjection.
+	projection sngcaProjection
+	// families lists the families of test functions; empty means MIPP's
+	// default, the paper's four. Test function l of a pass uses family
+	// l mod F and a parameter drawn uniformly from that family's
+	// parameters. The studies set them through studyhook.SetFamilies.
+	families []family
 	// Functions is the number L of test functions of every pass that uses
-	// the closed form (all passes but the last, and the last for
-	// SNGCAResidual), more than d + 1 + Dim; 0 means
+	// the closed form (all passes but the last), more than d + 1 + Dim;
+	// 0 means
 	// max(1000, 2(d + 1 + Dim)).
 	Functions int
-	// FinalFunctions is the number of test functions of the last pass for
-	// SNGCASDP and SNGCAConvex, more than d + 1 + Dim; 0 means
-	// max(80, d + Dim + 28) for SNGCASDP (80 up to d + Dim = 52; the
-	// solver works on matrices of the size L − d − 1, so its cost grows
-	// with it) and max(400, 2(d + 1 + Dim)) for SNGCAConvex.
+	// FinalFunctions is the number of test functions of the last pass,
+	// more than d + 1 + Dim; 0 means max(80, d + Dim + 28) (80 up to
+	// d + Dim = 52; the solver works on matrices of the size L − d − 1,
+	// so its cost grows with it).
 	FinalFunctions int
 	// Passes is the number of passes of structural adaptation, at least 1;
 	// 0 means 4.
 	Passes int
-	// Kappa scales the ℓ1 penalty of SNGCASDP, λ = Kappa·λ_max(G)/L, κ ≥ 0
-	// (SNGCAResidual is the case κ = 0); 0 means 0.5.
+	// Kappa scales the ℓ1 penalty of the program, λ = Kappa·λ_max(G)/L,
+	// κ ≥ 0 (κ = 0 is the closed form); 0 means 0.5.
 	Kappa float64
-	// Tol is the relative stopping tolerance of the solvers: the duality
-	// gap over λ_max(G) for SNGCASDP, the primal and dual residuals for
-	// SNGCAConvex; 0 means 5e-3.
+	// Tol is the relative stopping tolerance of the solver, the duality
+	// gap over λ_max(G); 0 means 5e-3.
 	Tol float64
 	// MaxIter caps the iterations of one solve; 0 means 1000.
 	MaxIter int
@@ -159,30 +157,26 @@ type SNGCA struct {
 
 // SNGCAReport is the Report of SNGCA.
 type SNGCAReport struct {
-	// Projection, Functions, Passes, Kappa, Tol and MaxIter are the
-	// settings the fit used (the defaults resolved).
-	Projection     SNGCAProjection
-	Functions      int
-	FinalFunctions int
-	Passes         int
-	Kappa          float64
-	Tol            float64
-	MaxIter        int
-	// Lambda is the ℓ1 penalty λ of the last pass's program (SNGCASDP).
-	Lambda float64
-	// Iterations counts the solver iterations of the last pass: of
-	// extragradient (SNGCASDP) or the most of any probe's ADMM
-	// (SNGCAConvex); 0 for SNGCAResidual.
+	// Iterations counts the solver iterations of the last pass.
 	Iterations int
-	// Gap is the last pass's final relative duality gap (SNGCASDP) or
-	// largest relative ADMM residual (SNGCAConvex).
-	Gap float64
-	// Converged reports whether the last pass's solves met Tol within
-	// MaxIter (always true for SNGCAResidual).
+	// Converged reports whether the last pass's solve met Tol (on the
+	// relative duality gap) within MaxIter.
 	Converged bool
-	// Dropped counts the test functions of the last pass whose values
-	// vanished or were not finite on the data.
-	Dropped int
+
+	// The solver's last ℓ1 penalty λ and relative duality gap, the test
+	// functions of the last pass whose values vanished or were not finite
+	// (dropped), and the settings the fit used, the defaults resolved;
+	// the studies read them through studyhook.SNGCADetails. (The other
+	// projections report their own iterations, gap and convergence: the
+	// most of any probe's ADMM iterations and its largest relative
+	// residual; 0, 0 and true for the closed form.)
+	lambda, gap               float64
+	dropped                   int
+	projection                sngcaProjection
+	functions, finalFunctions int
+	passes                    int
+	kappa, tol                float64
+	maxIter                   int
 }
 
 func (*SNGCAReport) isReport() {}
@@ -208,24 +202,24 @@ func (s *SNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr, err := prepare(ctx, x, config{src: s.Src, workers: s.Workers, progress: s.Progress, steps: rep.Passes}, s.Dim, true)
+	pr, err := prepare(ctx, x, config{src: s.Src, workers: s.Workers, progress: s.Progress, steps: rep.passes}, s.Dim, true)
 	if err != nil {
 		return nil, err
 	}
 	need := pr.d + 1 + s.Dim // the constraints (d + 1) and the subspace
-	if rep.Functions == 0 {
-		rep.Functions = max(defaultSNGCAFunctions, 2*need)
+	if rep.functions == 0 {
+		rep.functions = max(defaultSNGCAFunctions, 2*need)
 	}
-	if rep.FinalFunctions == 0 {
+	if rep.finalFunctions == 0 {
 		// 80 was chosen at d = 10, Dim = 2 (need = 13); in higher dimensions
 		// the SDP keeps at least 27 dimensions in which to combine the
 		// functions under the constraints (its room at d = 50, where 80
 		// still serves), and its cost grows with that room.
-		rep.FinalFunctions = [...]int{max(defaultSNGCAFnSDP, need+27),
-			max(defaultSNGCAFnConvex, 2*need), rep.Functions}[rep.Projection]
+		rep.finalFunctions = [...]int{max(defaultSNGCAFnSDP, need+27),
+			max(defaultSNGCAFnConvex, 2*need), rep.functions}[rep.projection]
 	}
-	if min(rep.Functions, rep.FinalFunctions) <= need {
-		return nil, fmt.Errorf("%w: SNGCA: Functions = %d and FinalFunctions = %d, need more than d + 1 + Dim = %d", ErrParam, rep.Functions, rep.FinalFunctions, need)
+	if min(rep.functions, rep.finalFunctions) <= need {
+		return nil, fmt.Errorf("%w: SNGCA: Functions = %d and FinalFunctions = %d, need more than d + 1 + Dim = %d", ErrParam, rep.functions, rep.finalFunctions, need)
 	}
 	wh, err := newWhitening(pr.z)
 	if err != nil {
@@ -235,17 +229,17 @@ func (s *SNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw.lap("prepare")
 
 	var est sngcaPass
-	for k := 0; k < rep.Passes; k++ {
+	for k := 0; k < rep.passes; k++ {
 		pr.progress.begin("sngca")
-		proj, count := rep.Projection, rep.FinalFunctions
-		if k < rep.Passes-1 {
-			proj, count = SNGCAResidual, rep.Functions // adaptation passes use the closed form
+		proj, count := rep.projection, rep.finalFunctions
+		if k < rep.passes-1 {
+			proj, count = projResidual, rep.functions // adaptation passes use the closed form
 		}
 		vec, err := sd.pass(ctx, pr, fams, count, est.basis, sngcaRho(k))
 		if err != nil {
 			return nil, err
 		}
-		rep.Dropped = vec.dead
+		rep.dropped = vec.dead
 		if est, err = s.project(ctx, pr, proj, &rep, sd, vec, est.basis, sngcaRho(k)); err != nil {
 			return nil, err
 		}
@@ -255,7 +249,7 @@ func (s *SNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep.Lambda, rep.Iterations, rep.Gap, rep.Converged = est.lambda, est.iterations, est.gap, est.converged
+	rep.lambda, rep.Iterations, rep.gap, rep.Converged = est.lambda, est.iterations, est.gap, est.converged
 	return &Result{Method: methodSNGCA, Basis: basis, Eigenvalues: est.eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(), Report: &rep}, nil
 }
 
@@ -294,11 +288,11 @@ func (sd *sngcaData) pass(ctx context.Context, pr *prepared, fams []mippFamily, 
 }
 
 // project runs the configured projection on one pass's vectors.
-func (s *SNGCA) project(ctx context.Context, pr *prepared, proj SNGCAProjection, rep *SNGCAReport, sd *sngcaData, vec sngcaVectors, b *mat.Dense, rho float64) (sngcaPass, error) {
+func (s *SNGCA) project(ctx context.Context, pr *prepared, proj sngcaProjection, rep *SNGCAReport, sd *sngcaData, vec sngcaVectors, b *mat.Dense, rho float64) (sngcaPass, error) {
 	switch proj {
-	case SNGCASDP:
+	case projSDP:
 		return sngcaSDP(ctx, vec, s.Dim, rep)
-	case SNGCAConvex:
+	case projConvex:
 		probes := sd.randomProbes(pr.rng, defaultSNGCAProbes*pr.d)
 		concentrate(probes, b, rho)
 		return sngcaConvex(ctx, pr.workers, vec, probes, s.Dim, rep)
@@ -325,8 +319,8 @@ func sngcaSDP(ctx context.Context, vec sngcaVectors, dim int, rep *SNGCAReport) 
 	null := nullBasis(vec.gamma)
 	top := 1.0
 	_, l := psi.Dims()
-	game := fantopeGame{psi: psi, null: null, m: dim, lambda: rep.Kappa * top / float64(l)}
-	sol, err := game.solve(ctx, fantopeRun{maxIter: rep.MaxIter, tol: rep.Tol, every: sngcaGapEvery})
+	game := fantopeGame{psi: psi, null: null, m: dim, lambda: rep.kappa * top / float64(l)}
+	sol, err := game.solve(ctx, fantopeRun{maxIter: rep.maxIter, tol: rep.tol, every: sngcaGapEvery})
 	if err != nil {
 		return sngcaPass{}, err
 	}
@@ -346,13 +340,13 @@ func sngcaSDP(ctx context.Context, vec sngcaVectors, dim int, rep *SNGCAReport) 
 // (Functions still 0 if left to the default, which depends on d) and the
 // families.
 func (s *SNGCA) settings() (SNGCAReport, []mippFamily, error) {
-	rep := SNGCAReport{Projection: s.Projection, Functions: s.Functions, FinalFunctions: s.FinalFunctions, Passes: s.Passes, Kappa: s.Kappa, Tol: s.Tol, MaxIter: s.MaxIter}
+	rep := SNGCAReport{projection: s.projection, functions: s.Functions, finalFunctions: s.FinalFunctions, passes: s.Passes, kappa: s.Kappa, tol: s.Tol, maxIter: s.MaxIter}
 	bad := func(format string, a ...any) (SNGCAReport, []mippFamily, error) {
 		return rep, nil, fmt.Errorf("%w: SNGCA: "+format, append([]any{ErrParam}, a...)...)
 	}
 	switch {
-	case s.Projection < 0 || int(s.Projection) >= len(sngcaProjections):
-		return bad("unknown Projection %d", int(s.Projection))
+	case s.projection < 0 || int(s.projection) >= len(sngcaProjections):
+		return bad("unknown projection %d", int(s.projection))
 	case s.Functions < 0 || s.FinalFunctions < 0:
 		return bad("Functions = %d, FinalFunctions = %d", s.Functions, s.FinalFunctions)
 	case s.Passes < 0:
@@ -364,21 +358,21 @@ func (s *SNGCA) settings() (SNGCAReport, []mippFamily, error) {
 	case s.MaxIter < 0:
 		return bad("MaxIter = %d", s.MaxIter)
 	}
-	if rep.Passes == 0 {
-		rep.Passes = defaultSNGCAPasses
+	if rep.passes == 0 {
+		rep.passes = defaultSNGCAPasses
 	}
-	if rep.Kappa == 0 {
-		rep.Kappa = defaultSNGCAKappa
+	if rep.kappa == 0 {
+		rep.kappa = defaultSNGCAKappa
 	}
-	if rep.Tol == 0 {
-		rep.Tol = defaultSNGCATol
+	if rep.tol == 0 {
+		rep.tol = defaultSNGCATol
 	}
-	if rep.MaxIter == 0 {
-		rep.MaxIter = defaultSNGCAMaxIter
+	if rep.maxIter == 0 {
+		rep.maxIter = defaultSNGCAMaxIter
 	}
 	// MIPP's checks of the families, reused (its other fields are left
 	// at their defaults).
-	fams, _, _, err := (&MIPP{Families: s.Families}).settings()
+	fams, _, _, err := (&MIPP{families: s.families}).settings()
 	if err != nil {
 		return rep, nil, err
 	}

@@ -36,7 +36,7 @@ func sngcaConvex(ctx context.Context, workers int, vec sngcaVectors, probes *mat
 	iters := make([]int, j)
 	gaps := make([]float64, j)
 	err = parallelFor(ctx, workers, j, func(_, p int) error {
-		iters[p], gaps[p] = adm.solve(mat.Col(nil, p, probes), betas.RawRowView(p), rep.MaxIter, rep.Tol)
+		iters[p], gaps[p] = adm.solve(mat.Col(nil, p, probes), betas.RawRowView(p), rep.maxIter, rep.tol)
 		return nil
 	}, nil)
 	if err != nil {
@@ -47,7 +47,7 @@ func sngcaConvex(ctx context.Context, workers int, vec sngcaVectors, probes *mat
 		res.iterations = max(res.iterations, iters[p])
 		res.gap = math.Max(res.gap, gaps[p])
 	}
-	res.converged = res.gap <= rep.Tol
+	res.converged = res.gap <= rep.tol
 	identity := func(b mat.Matrix) *mat.Dense { return mat.DenseCopyOf(b) }
 	res.basis, res.eig, err = basisFrom(betas, dim, identity, "projected probes β")
 	return res, err

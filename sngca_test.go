@@ -11,17 +11,27 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // smallSNGCA returns a quick SNGCA of the given projection for the tests
 // that do not measure accuracy.
-func smallSNGCA(p ngca.SNGCAProjection, workers int) *ngca.SNGCA {
-	return &ngca.SNGCA{Dim: 2, Projection: p, Functions: 200, FinalFunctions: 40, Passes: 2, MaxIter: 200,
-		Src: seeded(), Workers: workers}
+func smallSNGCA(p string, workers int) *ngca.SNGCA {
+	return withProjection(&ngca.SNGCA{Dim: 2, Functions: 200, FinalFunctions: 40, Passes: 2, MaxIter: 200,
+		Src: seeded(), Workers: workers}, p)
 }
 
-var sngcaProjections = []ngca.SNGCAProjection{ngca.SNGCASDP, ngca.SNGCAConvex, ngca.SNGCAResidual}
+// withProjection returns s with the final step p ("sdp", "convex" or
+// "residual").
+func withProjection(s *ngca.SNGCA, p string) *ngca.SNGCA {
+	if err := studyhook.SetSNGCAProjection(s, p); err != nil {
+		panic(err)
+	}
+	return s
+}
+
+var sngcaProjections = []string{"sdp", "convex", "residual"}
 
 // TestSNGCARecovery fits the default SNGCA to the paper's four
 // distributions at r = 0 (n = 2000, d = 10, m = 2), one seed each. Over 10
@@ -31,6 +41,7 @@ func TestSNGCARecovery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("4 fits of about 2 s")
 	}
+	t.Parallel()
 	const seeds = 1
 	for _, dist := range ngcatest.Distributions() {
 		t.Run(dist.String(), func(t *testing.T) {
@@ -51,16 +62,16 @@ func TestSNGCARecovery(t *testing.T) {
 func TestSNGCAProjections(t *testing.T) {
 	x, truth := invariantData(t)
 	for _, p := range sngcaProjections {
-		res := fit(t, &ngca.SNGCA{Dim: 2, Projection: p, Src: seeded()}, x)
+		res := fit(t, withProjection(&ngca.SNGCA{Dim: 2, Src: seeded()}, p), x)
 		checkOrthonormal(t, res.Basis, 6, 2)
-		rep := res.Report.(*ngca.SNGCAReport)
+		rep, _ := studyhook.SNGCADetails(res.Report)
 		e := ngca.SubspaceError(truth, res.Basis)
-		t.Logf("%v: ε %.2e, eigenvalues %.3g, report %+v", p, e, res.Eigenvalues, *rep)
+		t.Logf("%v: ε %.2e, eigenvalues %.3g, report %+v %+v", p, e, res.Eigenvalues, res.Report, rep)
 		if e > 0.01 {
 			t.Errorf("%v: ε = %.3g, want < 0.01", p, e)
 		}
 		if res.Method != "SNGCA" || rep.Projection != p || rep.Passes != 4 || rep.Functions != 1000 || len(res.Eigenvalues) != 6 {
-			t.Errorf("%v: method %q, report %+v, %d eigenvalues", p, res.Method, *rep, len(res.Eigenvalues))
+			t.Errorf("%v: method %q, settings %+v, %d eigenvalues", p, res.Method, rep, len(res.Eigenvalues))
 		}
 		if !slices.IsSortedFunc(res.Eigenvalues, func(a, b float64) int { return -cmpFloat(a, b) }) {
 			t.Errorf("%v: eigenvalues not descending: %v", p, res.Eigenvalues)
@@ -148,15 +159,17 @@ func TestSNGCABadInput(t *testing.T) {
 		{"n ≤ d", &ngca.SNGCA{Dim: 2}, small, ngca.ErrSamples},
 		{"NaN", &ngca.SNGCA{Dim: 2}, nan, ngca.ErrNonFinite},
 		{"constant column", &ngca.SNGCA{Dim: 2}, constant, ngca.ErrConstant},
-		{"projection", &ngca.SNGCA{Dim: 2, Projection: 7}, x, ngca.ErrParam},
 		{"few functions", &ngca.SNGCA{Dim: 2, Functions: 9}, x, ngca.ErrParam},
 		{"few final functions", &ngca.SNGCA{Dim: 2, FinalFunctions: 9}, x, ngca.ErrParam},
 		{"negative passes", &ngca.SNGCA{Dim: 2, Passes: -1}, x, ngca.ErrParam},
 		{"Kappa NaN", &ngca.SNGCA{Dim: 2, Kappa: math.NaN()}, x, ngca.ErrParam},
 		{"Tol −1", &ngca.SNGCA{Dim: 2, Tol: -1}, x, ngca.ErrParam},
 		{"MaxIter −1", &ngca.SNGCA{Dim: 2, MaxIter: -1}, x, ngca.ErrParam},
-		{"family", &ngca.SNGCA{Dim: 2, Families: []ngca.Family{{Kind: 9}}}, x, ngca.ErrParam},
+		{"family", withFamilies(&ngca.SNGCA{Dim: 2}, []studyhook.Family{{Kind: "sin", L: -1}}), x, ngca.ErrParam},
 		{"workers", &ngca.SNGCA{Dim: 2, Workers: -2}, x, ngca.ErrParam},
+	}
+	if err := studyhook.SetSNGCAProjection(&ngca.SNGCA{}, "pca"); !errors.Is(err, ngca.ErrParam) {
+		t.Errorf("unknown projection: error %v, want ErrParam", err)
 	}
 	for _, c := range cases {
 		res, err := c.est.Fit(context.Background(), c.x)

@@ -33,7 +33,7 @@ type sngcaVectors struct {
 // testFn is one test function: its kind, parameter and direction in
 // metric coordinates (unit length).
 type testFn struct {
-	kind FamilyKind
+	kind familyKind
 	p    float64
 	u    []float64
 }

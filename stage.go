@@ -41,11 +41,11 @@ type stage struct {
 // every coordinate (sweep), the report of the choices (stageReport), and
 // the refit of every coordinate on all n rows (refitStage). Results do not
 // depend on the number of workers.
-func fitStage(ctx context.Context, st stage, p *plan) (*derivModel, StageCV, error) {
+func fitStage(ctx context.Context, st stage, p *plan) (*derivModel, stageCV, error) {
 	p.progress.begin(st.name)
 	sd, err := newStageData(ctx, p.workers, st.x, st.a, st.centers, st.x, st.centers, st.part)
 	if err != nil {
-		return nil, StageCV{}, err
+		return nil, stageCV{}, err
 	}
 	minRidge := slices.Min(st.ridges)
 	ks := &kernelStage{sd: sd, ridges: st.ridges, best: newBestSums(sd.b, sd.d), storeLink: st.link(sd, minRidge),
@@ -56,15 +56,15 @@ func fitStage(ctx context.Context, st stage, p *plan) (*derivModel, StageCV, err
 	}
 	choices, err := sweep(ctx, p, sd, st.widths, len(st.ridges), kernelT, ks.cellOf)
 	if err != nil {
-		return nil, StageCV{}, err
+		return nil, stageCV{}, err
 	}
 	cv, chosen, err := stageReport(st.name, st.widths, st.ridges, choices)
 	if err != nil {
-		return nil, StageCV{}, err
+		return nil, stageCV{}, err
 	}
 	theta, err := refitStage(ctx, p.workers, st.name, sd, ks.best, choices, st.ridges)
 	if err != nil {
-		return nil, StageCV{}, err
+		return nil, stageCV{}, err
 	}
 	return newDerivModel(st.centers, theta, chosen), cv, nil
 }
@@ -339,19 +339,19 @@ func (ch *choice) update(w int, row []float64, keep func()) {
 	}
 }
 
-// stageReport returns the StageCV of the choices and every coordinate's
+// stageReport returns the stageCV of the choices and every coordinate's
 // chosen width, or an ErrSingular error naming a coordinate for which every
 // candidate failed.
-func stageReport(name string, widths, ridges []float64, choices []choice) (StageCV, []float64, error) {
+func stageReport(name string, widths, ridges []float64, choices []choice) (stageCV, []float64, error) {
 	W, L := len(widths), len(ridges)
-	cv := StageCV{Name: name, Widths: widths, Ridges: ridges, Coords: make([]Selection, len(choices))}
+	cv := stageCV{Name: name, Widths: widths, Ridges: ridges, Coords: make([]cvChoice, len(choices))}
 	chosen := make([]float64, len(choices))
 	for j, c := range choices {
 		if c.w < 0 {
-			return StageCV{}, nil, fmt.Errorf("%w: stage %q, coordinate %d: every (width, ridge) candidate failed", ErrSingular, name, j)
+			return stageCV{}, nil, fmt.Errorf("%w: stage %q, coordinate %d: every (width, ridge) candidate failed", ErrSingular, name, j)
 		}
 		chosen[j] = widths[c.w]
-		cv.Coords[j] = Selection{Width: widths[c.w], Ridge: ridges[c.l], Score: c.best, Scores: mat.NewDense(W, L, c.scores)}
+		cv.Coords[j] = cvChoice{Width: widths[c.w], Ridge: ridges[c.l], Score: c.best, Scores: mat.NewDense(W, L, c.scores)}
 	}
 	return cv, chosen, nil
 }

@@ -60,22 +60,23 @@ type WFLSNGCA struct {
 	// caller's coordinates. Both stages use the same centers.
 	Centers mat.Matrix
 	// Widths and Ridges are the stage-1 (LSLDG) grids of σ and λ; nil means
-	// DefaultWidths() and DefaultRidges().
+	// LSLDG's defaults (10 log-spaced values of σ from 10⁻¹ to 10¹, of λ
+	// from 10⁻⁵ to 10¹).
 	Widths, Ridges []float64
 	// VWidths and VRidges are the stage-2 grids of t and γ; nil means the
 	// stage-1 grid (as in the paper).
 	VWidths, VRidges []float64
 	// Folds is the number of cross-validation folds; 0 means 5.
 	Folds int
-	// NewPartition, if true, draws a new random partition of the rows for
-	// the cross-validation of stage 2, as the authors' code does. By
-	// default stage 2 uses the folds of stage 1 (the paper asks for
-	// neither): its fold Gram matrices and their tridiagonal reductions
-	// are then those of stage 1 wherever the grids agree, and are reused,
-	// so that stage 2 only forms its new targets and solves. The two
-	// choices give the same accuracy (docs/speed.md), not the same
-	// results.
-	NewPartition bool
+	// Stage 2 cross-validates on the folds of stage 1 (the paper asks for
+	// no particular partition): its fold Gram matrices and their
+	// tridiagonal reductions are then those of stage 1 wherever the grids
+	// agree, and are reused, so that stage 2 only forms its new targets
+	// and solves. newPartition draws a new random partition for stage 2
+	// instead, as the authors' code does; the two choices give the same
+	// accuracy (docs/speed.md), not the same results. The studies that
+	// follow the authors' code set it through studyhook.
+	newPartition bool
 	// Src is the source of randomness (centers and the partitions).
 	// Fit draws from it on the calling goroutine, so fitting twice
 	// continues the stream; a Source must not be shared by concurrent fits.
@@ -104,9 +105,9 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if pr.n <= pr.d {
 		return nil, fmt.Errorf("%w: %d rows for %d columns; WF-LSNGCA needs more rows than columns", ErrSamples, pr.n, pr.d)
 	}
-	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.NewPartition)
+	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newPartition)
 	sw.lap("prepare")
-	fit := func(ctx context.Context, st stage) (rowModel, StageCV, error) { return fitStage(ctx, st, &pr.plan) }
+	fit := func(ctx context.Context, st stage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
 	v, cv, err := twoStages(ctx, pr, s1, s2, fit, fit, sw)
 	if err != nil {
 		return nil, err
@@ -117,7 +118,7 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	}
 	sw.lap("eigen")
 	return &Result{Method: methodWFLSNGCA, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
-		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, CV: cv}}, nil
+		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, cv: cv}}, nil
 }
 
 // methodWFLSNGCA is the Result.Method of WFLSNGCA's fits.
@@ -146,7 +147,9 @@ func (w *WFLSNGCA) config() config {
 // with the given centers. It draws stage 1's partition from pr.rng, and
 // stage 2's too if newPart is set; otherwise stage 2 uses stage 1's, and
 // with it the fold Gram matrices and reductions that stage 1 keeps for it
-// (fitStage; the robust variant's stages differ and keep none).
+// (fitStage). The robust variant's axes estimate calls it too, with one
+// partition, and keeps only the Gram matrices of the widths its stage 2
+// uses (robust_axes.go).
 func (pr *prepared) wfStages(centers *mat.Dense, newPart bool) (s1, s2 stage) {
 	s1 = stage{name: "lsldg", x: pr.z, centers: centers, widths: pr.widths, ridges: pr.ridges,
 		part: newPartition(pr.rng, pr.n, pr.folds)}
@@ -161,13 +164,13 @@ func (pr *prepared) wfStages(centers *mat.Dense, newPart bool) (s1, s2 stage) {
 }
 
 // stageFitter fits one least-squares stage.
-type stageFitter func(ctx context.Context, st stage) (rowModel, StageCV, error)
+type stageFitter func(ctx context.Context, st stage) (rowModel, stageCV, error)
 
 // twoStages runs the two stages of Algorithm 1 on the standardised data
 // pr.z: fit1 estimates g ≈ ∇log p from s1; with aᵢⱼ = ∇g_j(xᵢ)ᵀxᵢ, fit2
 // estimates v from s2 (whose a it sets). It returns v̂(xᵢ) (n×d) and the
 // stages' cross-validation reports.
-func twoStages(ctx context.Context, pr *prepared, s1, s2 stage, fit1, fit2 stageFitter, sw *stopwatch) (*mat.Dense, []StageCV, error) {
+func twoStages(ctx context.Context, pr *prepared, s1, s2 stage, fit1, fit2 stageFitter, sw *stopwatch) (*mat.Dense, []stageCV, error) {
 	g, cv1, err := fit1(ctx, s1)
 	if err != nil {
 		return nil, nil, err
@@ -187,5 +190,5 @@ func twoStages(ctx context.Context, pr *prepared, s1, s2 stage, fit1, fit2 stage
 		return nil, nil, err
 	}
 	sw.lap("v")
-	return vals, []StageCV{cv1, cv2}, nil
+	return vals, []stageCV{cv1, cv2}, nil
 }

@@ -3,206 +3,19 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"io"
 	"os"
-	"os/exec"
-	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
-	"time"
+
+	"github.com/ngca-go/ngca/internal/childproc"
 )
 
 // The tests of this file check that the command loses nothing: an output
-// file (-o, a study's tables and figures) is replaced only once complete,
-// whatever stops the command, and a study's appended CSV holds only whole
-// rows after a kill -9. The kills are real: the test binary runs itself as
-// the command in a child process (childArgs) and the test kills it.
-
-// childArgs is the environment variable that makes the test binary run as
-// the ngca command: it holds the command line, arguments separated by
-// U+001F.
-const childArgs = "NGCA_TEST_CHILD_ARGS"
-
-// runAsChild runs the command line of childArgs as main does (Ctrl-C
-// cancels the context) and exits, if the variable is set.
-func runAsChild() {
-	args := os.Getenv(childArgs)
-	if args == "" {
-		return
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, strings.Split(args, "\x1f"), os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
-}
-
-// output collects a child's stdout and stderr; the test reads it while the
-// child writes.
-type output struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (o *output) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.Write(p)
-}
-
-func (o *output) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.String()
-}
-
-// startChild starts the command with args in a child process that runs
-// the test named test (which must call runAsChild first). Its stdin is
-// the returned pipe; its output is collected into out.
-func startChild(t *testing.T, test string, out *output, args ...string) (*exec.Cmd, io.WriteCloser) {
-	t.Helper()
-	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" || runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
-		t.Skip("needs child processes and SIGKILL")
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
-	cmd.Env = append(os.Environ(), childArgs+"="+strings.Join(args, "\x1f"))
-	cmd.Stdout, cmd.Stderr = out, out
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	return cmd, in
-}
-
-// waitFor polls cond until it holds, failing the test after five minutes
-// (a child built with -race on a busy machine is slow).
-func waitFor(t *testing.T, what string, out *output, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited five minutes for %s; output so far:\n%s", what, out)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// kill sends SIGKILL to the child and waits for it to end.
-func kill(t *testing.T, cmd *exec.Cmd) {
-	t.Helper()
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err == nil {
-		t.Fatal("the killed child exited normally")
-	}
-}
-
-// snapshot returns the content of every file in dir that is not a
-// temporary file.
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".tmp") {
-			files[e.Name()] = readText(t, filepath.Join(dir, e.Name()))
-		}
-	}
-	return files
-}
-
-// tempFiles returns the names of the temporary files in dir.
-func tempFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	tmp, err := filepath.Glob(filepath.Join(dir, ".*.tmp"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tmp
-}
-
-// wholeRows parses the CSV file at path and returns its data rows, failing
-// the test unless every record has the header's number of fields and the
-// file ends with a complete line.
-func wholeRows(t *testing.T, path string) int {
-	t.Helper()
-	text := readText(t, path)
-	if !strings.HasSuffix(text, "\n") {
-		t.Errorf("%s ends inside a line: …%q", path, text[max(0, len(text)-80):])
-	}
-	recs, err := csv.NewReader(strings.NewReader(text)).ReadAll() // every record as long as the header
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return len(recs) - 1
-}
-
-// countRows returns the number of data lines of a CSV file without quoted
-// newlines, or 0 if it cannot be read.
-func countRows(path string) int {
-	b, _ := os.ReadFile(path)
-	return max(0, bytes.Count(b, []byte("\n"))-1)
-}
-
-// TestStudyKilled runs a study to the end, then again with more runs and
-// kills it (SIGKILL) while it appends rows to its CSV: the CSV must hold
-// whole rows only, and every other output (tables, figures) the complete
-// content of the first run. The artificial study gets one cheap method
-// (MIPP); the robust study always fits six, so it is left out with -short.
-func TestStudyKilled(t *testing.T) {
-	runAsChild()
-	for _, tc := range []struct {
-		study, csv string
-		args       []string
-	}{
-		{"artificial", "errors.csv", []string{"-dists", "a", "-r", "0", "-n", "300", "-d", "4", "-methods", "mipp", "-timing=false"}},
-		{"robust", "robust.csv", []string{"-cells", "1", "-dists", "a", "-n", "300"}},
-	} {
-		t.Run(tc.study, func(t *testing.T) {
-			if tc.study == "robust" && testing.Short() {
-				t.Skip("the robust study's six fits per data set take seconds; skipped with -short")
-			}
-			dir := t.TempDir()
-			args := append([]string{"reproduce", tc.study, "-out", dir, "-workers", "2"}, tc.args...)
-			runsFlag := map[string]string{"artificial": "-runs", "robust": "-seeds"}[tc.study]
-			ngcaRun(t, "", append(args, runsFlag, "1")...).mustSucceed(t, args...)
-			before := snapshot(t, dir)
-
-			var out output
-			cmd, _ := startChild(t, "TestStudyKilled", &out, append(args, runsFlag, "500")...)
-			csvPath := filepath.Join(dir, tc.csv)
-			waitFor(t, "three appended rows", &out, func() bool { return countRows(csvPath) >= 3 })
-			kill(t, cmd)
-
-			if n := wholeRows(t, csvPath); n < 3 {
-				t.Errorf("%s: %d rows after the kill, want at least the 3 seen", tc.csv, n)
-			}
-			after := snapshot(t, dir)
-			for name, text := range before {
-				if name != tc.csv && after[name] != text {
-					t.Errorf("%s changed by the killed run", name)
-				}
-			}
-			if tmp := tempFiles(t, dir); len(tmp) > 0 {
-				t.Errorf("temporary files after a kill mid-run: %q", tmp)
-			}
-		})
-	}
-}
+// file (-o) is replaced only once complete, whatever stops the command.
+// The kills are real: the test binary runs itself as the command in a
+// child process (internal/childproc) and the test kills it.
 
 // TestOutputKilled kills (SIGKILL) and interrupts (SIGINT) ngca fit -o
 // while it waits for its data on standard input, its temporary output
@@ -210,17 +23,17 @@ func TestStudyKilled(t *testing.T) {
 // file remains; after a kill the temporary file may remain, but nothing
 // else changes.
 func TestOutputKilled(t *testing.T) {
-	runAsChild()
+	childproc.RunAsChild(run)
 	dir := t.TempDir()
 	files := dataFiles(t, dir)
 	fitJSON := filepath.Join(dir, "fit.json")
 	ngcaRun(t, "", "fit", "-dim", "2", "-json", "-o", fitJSON, files["tsv"]).mustSucceed(t)
 	old := readText(t, fitJSON)
 	for _, sig := range []os.Signal{os.Kill, os.Interrupt} {
-		var out output
-		cmd, in := startChild(t, "TestOutputKilled", &out, "fit", "-dim", "2", "-json", "-o", fitJSON, "-")
+		var out childproc.Output
+		cmd, in := childproc.Start(t, "TestOutputKilled", &out, "fit", "-dim", "2", "-json", "-o", fitJSON, "-")
 		io.WriteString(in, readText(t, files["tsv"])[:1000]) // part of the data
-		waitFor(t, "the temporary file", &out, func() bool { return len(tempFiles(t, dir)) > 0 })
+		childproc.WaitFor(t, "the temporary file", &out, func() bool { return len(childproc.TempFiles(t, dir)) > 0 })
 		if err := cmd.Process.Signal(sig); err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +42,7 @@ func TestOutputKilled(t *testing.T) {
 		if got := readText(t, fitJSON); got != old {
 			t.Errorf("after %v, fit.json holds %.80q…", sig, got)
 		}
-		tmp := tempFiles(t, dir)
+		tmp := childproc.TempFiles(t, dir)
 		switch {
 		case sig == os.Interrupt && (err == nil || !strings.Contains(out.String(), "interrupted") || len(tmp) > 0):
 			t.Errorf("after Ctrl-C: %v, output %q, temporary files %q; want exit 1, interrupted, none", err, out.String(), tmp)
@@ -254,7 +67,7 @@ func TestOutputFailed(t *testing.T) {
 	ngcaRun(t, "", "fit", "-dim", "2", "-json", "-o", fitJSON, files["tsv"]).mustSucceed(t)
 	ngcaRun(t, "", "transform", "-basis", fitJSON, "-o", proj, files["tsv"]).mustSucceed(t)
 	ngcaRun(t, "", "plot", "-basis", fitJSON, "-o", image, files["tsv"]).mustSucceed(t)
-	before := snapshot(t, dir)
+	before := childproc.Snapshot(t, dir)
 
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -274,13 +87,13 @@ func TestOutputFailed(t *testing.T) {
 			t.Errorf("ngca %q: exit %d, want 1", tc.args, code)
 		}
 	}
-	after := snapshot(t, dir)
+	after := childproc.Snapshot(t, dir)
 	for name, text := range before {
 		if after[name] != text {
 			t.Errorf("%s changed by a failed command", name)
 		}
 	}
-	if tmp := tempFiles(t, dir); len(tmp) > 0 {
+	if tmp := childproc.TempFiles(t, dir); len(tmp) > 0 {
 		t.Errorf("temporary files left behind: %q", tmp)
 	}
 }

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ngca-go/ngca/internal/repro/dimstudy"
+	"github.com/ngca-go/ngca/internal/synth"
 )
 
 // dimFile writes a CSV data set with m non-Gaussian dimensions of 6
-// (see dimstudy.Data) and returns its path.
+// (see synth.DimData) and returns its path.
 func dimFile(t *testing.T, m int, rotate bool) string {
 	t.Helper()
-	x, _, err := dimstudy.Data{M: m, N: 600, D: 6, R: 0.5, Rotate: rotate}.Sample(rand.NewPCG(uint64(m), 5))
+	x, _, err := synth.DimData{M: m, N: 600, D: 6, R: 0.5, Rotate: rotate}.Sample(rand.NewPCG(uint64(m), 5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestDimFewRows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two tests of a 30-column file")
 	}
-	x, _, err := dimstudy.Wide{N: 600, D: 30, M: 20, Family: "uniform", Turned: true}.Sample(rand.NewPCG(0, 11))
+	x, _, err := synth.Wide{N: 600, D: 30, M: 20, Family: "uniform", Turned: true}.Sample(rand.NewPCG(0, 11))
 	if err != nil {
 		t.Fatal(err)
 	}

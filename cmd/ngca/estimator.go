@@ -14,6 +14,7 @@ import (
 	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
+	"github.com/ngca-go/ngca/internal/studyhook"
 )
 
 // The estimator settings of fit and plot.
@@ -113,16 +114,16 @@ func (a *fitArgs) register(fs *flag.FlagSet, dimUsage string) {
 	fs.Uint64Var(&a.seed, "seed", 1, "random `seed`: the estimator's Src is rand.NewPCG(seed, 0), so -seed 0 gives the library's default (Src nil); -sample draws from rand.NewPCG(seed, 2)")
 	fs.IntVar(&a.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
 	fs.BoolVar(&a.judge, "check", false, fmt.Sprintf("after the fit, judge it with ngca.Check (%d refits on three quarters of the rows, and for wflsngca, lsngca and wflsngca-robust a comparison with equivariant estimates; "+
-		"1 to 4 times the fit's time) and write \"check: ok\" or \"check: doubtful\" with the evidence on stderr", ngca.DefaultCheckRefits))
+		"1 to 4 times the fit's time) and write \"check: ok\" or \"check: doubtful\" with the evidence on stderr", studyhook.Default.CheckRefits))
 	fs.BoolVar(&a.strict, "strict", false, "with -check: exit with status 2 when the check finds the fit doubtful or cannot make it (the result is written all the same)")
-	fs.IntVar(&a.centers, methods.SetCenters, 0, fmt.Sprintf("`number` of kernel centers b, drawn from the rows (0 = min(n, %d))", ngca.DefaultCenters))
-	fs.StringVar(&a.widths, methods.SetWidths, "", "comma-separated `list` of kernel widths σ to cross-validate (default "+gridText(ngca.DefaultWidths())+"; on standardised data)")
-	fs.StringVar(&a.ridges, methods.SetRidges, "", "comma-separated `list` of ridge parameters λ (default "+gridText(ngca.DefaultRidges())+")")
-	fs.IntVar(&a.folds, methods.SetFolds, 0, fmt.Sprintf("`number` of cross-validation folds, at least 2 (0 = %d)", ngca.DefaultFolds))
+	fs.IntVar(&a.centers, methods.SetCenters, 0, fmt.Sprintf("`number` of kernel centers b, drawn from the rows (0 = min(n, %d))", studyhook.Default.Centers))
+	fs.StringVar(&a.widths, methods.SetWidths, "", "comma-separated `list` of kernel widths σ to cross-validate (default "+gridText(studyhook.Default.Widths)+"; on standardised data)")
+	fs.StringVar(&a.ridges, methods.SetRidges, "", "comma-separated `list` of ridge parameters λ (default "+gridText(studyhook.Default.Ridges)+")")
+	fs.IntVar(&a.folds, methods.SetFolds, 0, fmt.Sprintf("`number` of cross-validation folds, at least 2 (0 = %d)", studyhook.Default.Folds))
 	fs.StringVar(&a.vwidths, methods.SetVWidths, "", "stage-2 widths, a comma-separated `list` (default: -widths)")
 	fs.StringVar(&a.vridges, methods.SetVRidges, "", "stage-2 ridges, a comma-separated `list` (default: -ridges)")
-	fs.IntVar(&a.iterations, methods.SetIterations, 0, fmt.Sprintf("`number` of evaluations of β per index function, at least 1 (0 = %d)", ngca.DefaultMIPPIterations))
-	fs.Float64Var(&a.threshold, methods.SetThreshold, 0, fmt.Sprintf("signal-to-noise `threshold` τ > 0 for keeping an index function (0 = %g)", ngca.DefaultMIPPThreshold))
+	fs.IntVar(&a.iterations, methods.SetIterations, 0, fmt.Sprintf("`number` of evaluations of β per index function, at least 1 (0 = %d)", studyhook.Default.MIPPIterations))
+	fs.Float64Var(&a.threshold, methods.SetThreshold, 0, fmt.Sprintf("signal-to-noise `threshold` τ > 0 for keeping an index function (0 = %g)", studyhook.Default.MIPPThreshold))
 }
 
 // gridText describes a log-spaced grid: "10 values from 0.1 to 10,
@@ -155,13 +156,13 @@ func (a *fitArgs) check(set map[string]bool) (methods.Method, error) {
 	case a.workers < 0:
 		return m, fmt.Errorf("%w: -workers %d is negative (0 means all CPUs)", errUsage, a.workers)
 	case a.centers < 0:
-		return m, fmt.Errorf("%w: -centers %d is negative (0 means min(n, %d))", errUsage, a.centers, ngca.DefaultCenters)
+		return m, fmt.Errorf("%w: -centers %d is negative (0 means min(n, %d))", errUsage, a.centers, studyhook.Default.Centers)
 	case a.folds < 0 || a.folds == 1:
-		return m, fmt.Errorf("%w: -folds %d: need at least 2 folds (0 means %d)", errUsage, a.folds, ngca.DefaultFolds)
+		return m, fmt.Errorf("%w: -folds %d: need at least 2 folds (0 means %d)", errUsage, a.folds, studyhook.Default.Folds)
 	case a.iterations < 0:
-		return m, fmt.Errorf("%w: -iterations %d is negative (0 means %d)", errUsage, a.iterations, ngca.DefaultMIPPIterations)
+		return m, fmt.Errorf("%w: -iterations %d is negative (0 means %d)", errUsage, a.iterations, studyhook.Default.MIPPIterations)
 	case !(a.threshold >= 0) || math.IsInf(a.threshold, 1):
-		return m, fmt.Errorf("%w: -threshold %v: need a positive finite value (0 means %g)", errUsage, a.threshold, ngca.DefaultMIPPThreshold)
+		return m, fmt.Errorf("%w: -threshold %v: need a positive finite value (0 means %g)", errUsage, a.threshold, studyhook.Default.MIPPThreshold)
 	}
 	for _, g := range []struct{ name, s string }{{"widths", a.widths}, {"ridges", a.ridges}, {"vwidths", a.vwidths}, {"vridges", a.vridges}} {
 		if _, err := parseGrid(g.name, g.s); err != nil {
@@ -281,7 +282,7 @@ func (a *fitArgs) fitTable(ctx context.Context, e *env, m methods.Method, t *dat
 		e.detailf("its screens kept %s", screenDetails(res, t))
 	}
 	if r, ok := res.Report.(*ngca.RobustReport); ok {
-		e.detailf("%s returned its %s estimate: the test of the axes estimate gave p = %.3g, its distance from the equivariant estimate %.3g", res.Method, r.Path, r.P, r.Distance)
+		e.detailf("%s returned its %s estimate: the test of the axes estimate gave p = %.3g, its distance from the equivariant estimate %.3g", res.Method, r.Estimate, r.P, r.Distance)
 	}
 	return res, nil
 }
@@ -328,7 +329,7 @@ func columnRef(t *dataio.Table, j int) string {
 func nullNote(res *ngca.Result, t *dataio.Table) string {
 	r, ok := res.Report.(*ngca.RobustReport)
 	_, d := t.X.Dims()
-	if !ok || r.Path != ngca.RobustAxes || len(r.NullCoords) == 0 {
+	if !ok || r.Estimate != "axes" || len(r.NullCoords) == 0 {
 		return ""
 	}
 	var kept []string
@@ -346,7 +347,7 @@ func nullNote(res *ngca.Result, t *dataio.Table) string {
 // alone) or "joint" (kernels on all columns): how many standard errors
 // its kernel part beat the Gaussian model by.
 func screenDetails(res *ngca.Result, t *dataio.Table) string {
-	r := res.Report.(*ngca.RobustReport)
+	r, _ := studyhook.RobustDetails(res.Report)
 	_, d := t.X.Dims()
 	var why []string
 	for j := 0; j < d; j++ {

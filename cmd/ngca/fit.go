@@ -68,14 +68,14 @@ start's); mean (the column means, which transform subtracts); timings
 (step → seconds); report
 ({"type": "LSReport", "MIPPReport", "RobustReport", "IMAKReport" or
 "SNGCAReport", "value": every field of that Go type by its Go name}: the
-cross-validation grids and choices (CV), MIPP's kept functions (Kept), the
-robust variant's Path (0 adaptive, 1 axes, 2 equivariant), the Wald
-statistic, DF and P of the test of the axes estimate and its Distance from
-the equivariant one, MissedAxes and MissedEquivariant (the evidence
-that each misses structure the other holds; the axes estimate is
-returned only if p ≥ 0.01 and distance ≤ 4, or p ≥ 0.01 and, beyond
-that distance, MissedEquivariant < MissedAxes - 3), KernelCoords and
-NullCoords (data columns numbered from 0), and so on). The command's
+kernel estimators' centers and folds, MIPP's number of kept functions
+(KeptFunctions), the robust variant's Estimate ("axes" or
+"equivariant"), the p-value P of the test of the axes estimate and its
+Distance from the equivariant one (the axes estimate is returned only if
+p ≥ 0.01 and distance ≤ 4, or p ≥ 0.01 and, beyond that distance, the
+evidence that the equivariant estimate misses structure exceeds the
+converse by 3 paired z-scores), NullCoords (data columns numbered from
+0), and so on). The command's
 fields, after label: method (the key of the estimator that ran, as
 -method takes it); input, format, n, d, dim; columns and label_column
 (when the file has a header); column_numbers; left_out (the columns the
@@ -86,8 +86,9 @@ LIBSVM file numbered from 0); input_flags (-cols, -drop,
 settings (the settings the fit used, defaults resolved: the kernel
 estimators' centers and folds, MIPP's iterations and threshold, IMAK's and
 SNGCA's iterations). Numbers have full precision; JSON has no Inf or NaN,
-so a non-finite number (a cross-validation score of +Inf, which marks a
-candidate whose solve failed) is the string "+Inf", "-Inf" or "NaN".
+so a non-finite number (the robust variant's P and Distance where its
+decision did not run, an infinite Distance) is the string "+Inf", "-Inf"
+or "NaN".
 
 With -dim auto, M is chosen by the test of "ngca dim" (its decision
 goes to stderr, its p-values with -v) before the fit. After the fit, a

@@ -15,7 +15,7 @@ import (
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/methods"
-	"github.com/ngca-go/ngca/internal/tuned"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -173,9 +173,9 @@ func checkReportJSON(t *testing.T, key string, j map[string]any, text string, re
 // TestFitDocRobustBounds: the help's account of the robust block quotes
 // the library's current level, Distance bound and comparison limit.
 func TestFitDocRobustBounds(t *testing.T) {
-	for _, want := range []string{fmt.Sprintf("p ≥ %v and distance ≤ %v", tuned.RobustLevel, tuned.RobustMaxDistance),
-		fmt.Sprintf("MissedEquivariant < MissedAxes - %v", tuned.RobustMissedMargin)} {
-		if !strings.Contains(fitDoc, want) {
+	for _, want := range []string{fmt.Sprintf("p ≥ %v and distance ≤ %v", studyhook.RobustDefaultLimits.Level, studyhook.RobustDefaultLimits.MaxDistance),
+		fmt.Sprintf("exceeds the converse by %v paired z-scores", studyhook.RobustDefaultLimits.MissedMargin)} {
+		if !strings.Contains(strings.Join(strings.Fields(fitDoc), " "), want) {
 			t.Errorf("fit's help does not say %q", want)
 		}
 	}
@@ -400,8 +400,9 @@ func TestFitRobust(t *testing.T) {
 		Report struct {
 			Type  string `json:"type"`
 			Value struct {
-				Path         ngca.RobustPath
-				KernelCoords []int
+				Estimate   string
+				NullCoords []int
+				NumCenters int
 			} `json:"value"`
 		} `json:"report"`
 	}
@@ -412,10 +413,10 @@ func TestFitRobust(t *testing.T) {
 		t.Errorf("method %q, label %q; want %q, %q", got.Method, got.Label, rob.Key, rob.Label)
 	}
 	rep := got.Report.Value
-	if got.Report.Type != "RobustReport" || rep.Path == ngca.RobustAdaptive || len(rep.KernelCoords) != min(4, got.D) {
-		t.Fatalf("report = %+v, want a RobustReport with the path taken and min(Dim+2, d) kernel columns", got.Report)
+	if got.Report.Type != "RobustReport" || (rep.Estimate != "axes" && rep.Estimate != "equivariant") || rep.NumCenters < 1 {
+		t.Fatalf("report = %+v, want a RobustReport with the path taken and its centers", got.Report)
 	}
-	for _, k := range rep.KernelCoords {
+	for _, k := range rep.NullCoords {
 		if k < 0 || k >= got.D {
 			t.Errorf("kernel column %d outside 0..%d (the report's indices start at 0)", k, got.D-1)
 		}

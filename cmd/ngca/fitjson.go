@@ -10,6 +10,7 @@ import (
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/methods"
+	"github.com/ngca-go/ngca/internal/studyhook"
 )
 
 // fitFields are the command's own fields of "ngca fit -json". The file is
@@ -78,11 +79,13 @@ func fitSettings(rep ngca.Report) settingsJSON {
 	case *ngca.RobustReport:
 		return settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
 	case *ngca.MIPPReport:
-		return settingsJSON{Iterations: r.Iterations, Threshold: r.Threshold}
+		d, _ := studyhook.MIPPDetails(r)
+		return settingsJSON{Iterations: d.Iterations, Threshold: d.Threshold}
 	case *ngca.IMAKReport:
 		return settingsJSON{Iterations: r.MaxPasses}
 	case *ngca.SNGCAReport:
-		return settingsJSON{Iterations: r.MaxIter}
+		s, _ := studyhook.SNGCADetails(r)
+		return settingsJSON{Iterations: s.MaxIter}
 	}
 	return settingsJSON{}
 }

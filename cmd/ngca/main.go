@@ -13,7 +13,7 @@
 //	transform  project a data file onto a basis and write the coordinates
 //	plot       draw a data file's non-Gaussian projection and eigenvalue
 //	           spectrum as an image (PNG, SVG, PDF)
-//	reproduce  reproduce the paper's experiments (artificial, benchmark)
+//	dim        test how many non-Gaussian dimensions the data have
 //	help       show help for a command
 //
 // Run "ngca help <command>" or "ngca <command> -h" for a command's flags.

@@ -102,32 +102,6 @@ func TestHelpAndErrors(t *testing.T) {
 	})
 }
 
-// TestReproduceFlags checks the artificial and robust studies' flag errors,
-// which are all found before any fit starts.
-func TestReproduceFlags(t *testing.T) {
-	checkCLI(t, []cliCase{
-		{[]string{"reproduce", "artificial", "-h"}, 0, "-timing-reps", "stdout"},
-		{[]string{"reproduce", "artificial", "-runs", "0"}, 1, "-runs must be at least 1", "stderr"},
-		{[]string{"reproduce", "artificial", "-r", "0,x"}, 1, `-r: "x"`, "stderr"},
-		{[]string{"reproduce", "artificial", "-dists", "e"}, 1, `unknown distribution "e"`, "stderr"},
-		{[]string{"reproduce", "artificial", "-methods", "pca"}, 1, `unknown method "pca"`, "stderr"},
-		{[]string{"reproduce", "artificial", "-timing-n", "500,y"}, 1, `-timing-n: "y"`, "stderr"},
-		{[]string{"reproduce", "artificial", "-timing-reps", "0"}, 1, "-timing-reps must be at least 1", "stderr"},
-		{[]string{"reproduce", "artificial", "-workers", "-2"}, 1, "-workers must not be negative", "stderr"},
-		{[]string{"reproduce", "artificial", "extra"}, 1, "unexpected argument", "stderr"},
-		{[]string{"reproduce", "robust", "-h"}, 0, "aligned r=4 (stretch)", "stdout"},
-		{[]string{"reproduce", "robust", "-cells", "11"}, 1, `-cells: "11" is not a cell number from 1 to 10`, "stderr"},
-		{[]string{"reproduce", "robust", "-seeds", "0"}, 1, "-seeds must be at least 1", "stderr"},
-		{[]string{"reproduce", "robust", "-dists", ""}, 1, "-dists is empty", "stderr"},
-		{[]string{"reproduce", "robust", "-workers", "-1"}, 1, "-workers must not be negative", "stderr"},
-		{[]string{"reproduce", "robust", "extra"}, 1, "unexpected argument", "stderr"},
-		{[]string{"reproduce", "artificial", "-resume=x"}, 1, "-resume", "stderr"},
-		{[]string{"reproduce", "dim", "-m", "0,4"}, 1, `-m: "4" is not one of 0, 1, 2, 3`, "stderr"},
-		{[]string{"reproduce", "dim", "-m", ""}, 1, "-m is empty", "stderr"},
-		{[]string{"reproduce", "dim", "-n", "500", "-seeds", "1,2"}, 1, "-seeds has 2 counts", "stderr"},
-	})
-}
-
 func TestDemoCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

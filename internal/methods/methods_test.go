@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -66,14 +67,14 @@ func TestSettingsReachTheEstimator(t *testing.T) {
 			t.Fatalf("%s: %v", m.Key, err)
 		}
 		var centers, folds int
-		var cv []ngca.StageCV
+		var cv []studyhook.Stage
 		switch r := res.Report.(type) {
 		case *ngca.LSReport:
-			centers, folds, cv = r.NumCenters, r.Folds, r.CV
+			centers, folds, cv = r.NumCenters, r.Folds, studyhook.Stages(r)
 		case *ngca.RobustReport:
-			centers, folds, cv = r.NumCenters, r.Folds, r.CV
+			centers, folds, cv = r.NumCenters, r.Folds, studyhook.Stages(r)
 		case *ngca.MIPPReport:
-			if !m.Applies(SetIterations) || r.Iterations != 4 || r.Threshold != 1.2 {
+			if d, _ := studyhook.MIPPDetails(r); !m.Applies(SetIterations) || d.Iterations != 4 || d.Threshold != 1.2 {
 				t.Errorf("%s: MIPP report %+v", m.Key, r)
 			}
 			continue

@@ -1,0 +1,181 @@
+// Command reproduce runs the paper's experiments and the project's
+// studies: "go run ./cmd/reproduce <study> [flags]" inside research/, and
+// "go run ./cmd/reproduce help" for the list.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+
+	"github.com/ngca-go/ngca/internal/methods"
+	"github.com/ngca-go/ngca/ngcatest"
+)
+
+// command is a study: its name, a line for the list, its usage (the
+// heading of -h, which adds the flags) and what runs it.
+type command struct {
+	name, summary, usage string
+	// run executes the study with its arguments (after the name). It
+	// returns a usage error (usagef) for bad flags or arguments.
+	run func(ctx context.Context, env *env, args []string) error
+}
+
+// env is where a study reads and writes.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+// studies are the studies, by name; each registers itself from its own
+// file.
+var studies = map[string]*command{}
+
+func registerStudy(c *command) { studies[c.name] = c }
+
+// errUsage marks an error of the command line, reported with the study's
+// usage.
+var errUsage = errors.New("usage")
+
+// usageError is an error of the command line: it matches errUsage but
+// prints only its message.
+type usageError struct{ error }
+
+func (usageError) Is(target error) bool { return target == errUsage }
+
+// usagef returns a usage error with the formatted message.
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usage lists the studies.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("Usage: go run ./cmd/reproduce <study> [flags]\n\nRuns an experiment of Shiino et al. (ACML 2017) or a study of this project.\n\nStudies:\n")
+	names := make([]string, 0, len(studies))
+	for n := range studies {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(&b, "  %-11s %s\n", n, studies[n].summary)
+	}
+	b.WriteString("\nRun \"go run ./cmd/reproduce <study> -h\" for a study's flags and examples.\n")
+	return b.String()
+}
+
+// run executes the command line args (a study and its flags) and returns
+// the exit status: 0 on success, 1 for an error (bad flags, a failed
+// study, an interruption).
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	e := &env{stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, "reproduce: which study?\n\n%s", usage())
+		return 1
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage())
+		return 0
+	}
+	c, ok := studies[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "reproduce: unknown study %q\n\n%s", args[0], usage())
+		return 1
+	}
+	err := c.run(ctx, e, args[1:])
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "reproduce %s: %s\n\n%s", c.name, err, c.usage)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		msg := "interrupted"
+		if strings.HasPrefix(err.Error(), msg) { // a study's account of what it kept
+			msg = err.Error()
+		}
+		fmt.Fprintf(stderr, "reproduce %s: %s\n", c.name, msg)
+	default:
+		fmt.Fprintf(stderr, "reproduce %s: %v\n", c.name, err)
+	}
+	return 1
+}
+
+// newFlags returns a flag set for study c that stays silent on errors
+// (run reports them).
+func newFlags(c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseFlags parses args, printing the usage with the flag defaults on -h.
+func parseFlags(fs *flag.FlagSet, c *command, e *env, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(e.stdout, c.usage)
+			fmt.Fprintln(e.stdout, "\nFlags:")
+			fs.VisitAll(func(f *flag.Flag) {
+				def := ""
+				if f.DefValue != "" {
+					def = fmt.Sprintf(" (default %s)", f.DefValue)
+				}
+				fmt.Fprintf(e.stdout, "  -%-10s %s%s\n", f.Name, f.Usage, def)
+			})
+			return err
+		}
+		return usagef("%v", err)
+	}
+	return nil
+}
+
+// distList parses the -dists flag: a comma-separated list of the signal
+// distributions a, b, c, d; an empty list is a usage error.
+func distList(s string) ([]ngcatest.Distribution, error) {
+	var ds []ngcatest.Distribution
+	for _, p := range splitList(s) {
+		dist, err := ngcatest.ParseDistribution(p)
+		if err != nil {
+			return nil, usagef("-dists: %v", err)
+		}
+		ds = append(ds, dist)
+	}
+	if len(ds) == 0 {
+		return nil, usagef("-dists is empty")
+	}
+	return ds, nil
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// methodLabels joins the labels of the methods as "a, b and c".
+func methodLabels(ms []methods.Method) string {
+	items := make([]string, len(ms))
+	for i, m := range ms {
+		items[i] = m.Label
+	}
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
