@@ -86,7 +86,10 @@ const (
 //     objective, g_j = Δ_jᵀh(y_U) + a_jᵀy + c_j, and turns the frame by
 //     the tilt Δ. That regression is the efficient score's for the tilt
 //     (docs/robust.md measures the estimate against the efficiency
-//     bound), and the refined frame is the estimate. It is equivariant
+//     bound). The refined frame is the estimate when it moved MIPP's start
+//     by more than its own sampling error (the Wald statistic of the tilt
+//     at the start exceeds its degrees of freedom, the mean of its χ²);
+//     otherwise MIPP's start is kept. It is equivariant
 //     under any invertible linear map of the data, and its last
 //     regression gives the covariance of Δ̂ where the frame is the index
 //     space, Cov(vec Δ̂) = (S_g ⊗ (G⁻¹)_hh)/n: S_g the second moments of

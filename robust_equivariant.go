@@ -16,7 +16,8 @@ type eqFit struct {
 	tilt  tiltFit    // its last refinement
 	yw    *prepared  // the data in the whitened coordinates of wh
 	// refined is false if the estimate is MIPP's start, which the
-	// refinement could not refine (unrefinable); tilt is then unset.
+	// refinement did not move significantly or could not refine
+	// (unrefinable); tilt is then unset if unrefinable.
 	refined, unrefinable bool
 }
 
@@ -76,10 +77,16 @@ func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim in
 	if !ok {
 		return nil, fmt.Errorf("%w: robust WF-LSNGCA: the refined frame lost rank", ErrSingular)
 	}
-	// The refined frame is the estimate: its tilt regression is the
-	// efficient score's, so it improves on MIPP's start wherever the
-	// signal's score can be fitted (docs/robust.md).
-	ef.basis, ef.refined = q, true
+	ef.basis = q
+	// The refinement replaces MIPP's estimate only if it moved it by more
+	// than its own sampling error: W(start) > DF, the mean of χ²_DF. On
+	// heavy-tailed signals the refinement is no more precise than MIPP and
+	// now and then drifts away from it (docs/robust.md).
+	if w, df := ef.wald(sq); w <= float64(df) {
+		ef.basis, ef.refined = sq, false
+	} else {
+		ef.refined = true
+	}
 	sw.lap("align")
 	return ef, nil
 }

@@ -30,7 +30,8 @@ type Robust struct {
 	// path's decision (zero if it did not run).
 	Level, MaxDistance, MissedMargin float64
 	// Refined reports whether the equivariant estimate is the refined
-	// frame rather than MIPP's start.
+	// frame rather than MIPP's start (kept when the refinement moved it by
+	// no more than its sampling error, or could not run).
 	Refined bool
 	// KernelCoords are the axes estimate's kernel coordinates (0-based);
 	// SelectZ and MarginalZ the screens' z-score per column; NullCoords
