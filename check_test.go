@@ -419,6 +419,7 @@ func TestCheckRefitFailureSaysWhy(t *testing.T) {
 // has a stable first direction and an unstable second one, which
 // Directions tells apart although the subspace as a whole is unstable.
 func TestCheckDirections(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 5))
 	n, d := 2000, 6
 	x := mat.NewDense(n, d, nil)

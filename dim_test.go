@@ -141,6 +141,7 @@ func TestEstimateDimTypeI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("40 data sets")
 	}
+	t.Parallel()
 	wrong := 0
 	for s := uint64(0); s < 40; s++ {
 		x := dimData(t, 0, 300, 1, s%2 == 0, 100+s)
@@ -274,6 +275,7 @@ func TestSeparation(t *testing.T) {
 // subspace of (a) is far above WeakSeparation, a fit with one dimension
 // too many is far below it.
 func TestSeparationOfFits(t *testing.T) {
+	t.Parallel()
 	x := dimData(t, 2, 1000, 0, false, 5)
 	for _, c := range []struct {
 		est  ngca.Estimator

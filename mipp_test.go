@@ -22,6 +22,7 @@ import (
 // a mean ε of 5.6e-4 (a), 0.011 (b), 5.9e-3 (c) and 1.8e-3 (d)
 // (docs/results.md).
 func TestMIPPRecovery(t *testing.T) {
+	t.Parallel()
 	seeds := 3
 	if testing.Short() {
 		seeds = 1

@@ -146,6 +146,7 @@ func TestRankDeficient(t *testing.T) {
 // TestRankDeficientInside: the dependent column need not be the last; the
 // column that is a combination of the ones before it is left out.
 func TestRankDeficientInside(t *testing.T) {
+	t.Parallel()
 	x, _ := invariantData(t)
 	y := transformed(x, func(i, j int, v float64) float64 {
 		if j == 2 {
@@ -161,6 +162,7 @@ func TestRankDeficientInside(t *testing.T) {
 // basis has zero rows there, and a Dim that the remaining columns cannot
 // hold is an ErrDim error.
 func TestOneHotGroups(t *testing.T) {
+	t.Parallel()
 	x, _ := invariantData(t) // 1000×6
 	n, d := x.Dims()
 	rng := rand.New(rand.NewPCG(5, 5))
@@ -204,6 +206,7 @@ func TestOneHotGroups(t *testing.T) {
 // fits is another matter; see docs/reliability.md). Exact copies are found
 // even in data with a large offset, whose rounding error is larger.
 func TestNearlyDependent(t *testing.T) {
+	t.Parallel()
 	x, _ := invariantData(t)
 	rng := rand.New(rand.NewPCG(8, 9))
 	for _, tc := range []struct {

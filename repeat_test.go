@@ -16,6 +16,7 @@ import (
 // before each Fit, repeats a fit bit for bit; a second Fit on the same
 // source continues its stream.
 func TestRepeatableFits(t *testing.T) {
+	t.Parallel()
 	x, _, err := ngcatest.Artificial{Dist: ngcatest.SubGaussian, N: 400, D: 5}.Sample(rand.NewPCG(4, 4))
 	if err != nil {
 		t.Fatal(err)

@@ -60,6 +60,7 @@ func TestSNGCARecovery(t *testing.T) {
 // (case (a), n = 1000, d = 6, r = 0.5) and that the report gives the
 // settings used.
 func TestSNGCAProjections(t *testing.T) {
+	t.Parallel()
 	x, truth := invariantData(t)
 	for _, p := range sngcaProjections {
 		res := fit(t, withProjection(&ngca.SNGCA{Dim: 2, Src: seeded()}, p), x)
