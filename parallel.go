@@ -35,35 +35,7 @@ var (
 func parallelFor(ctx context.Context, workers, n int, task func(w, i int) error, done func()) error {
 	workers = max(1, min(workers, n))
 	if workers == 1 {
-		var durs []time.Duration
-		if taskClock != nil {
-			if clockDepth == 0 {
-				durs = make([]time.Duration, n)
-				site, _, _, _ := runtime.Caller(1)
-				defer func() { taskClock(site, durs) }()
-			}
-			clockDepth++
-			defer func() { clockDepth-- }()
-		}
-		for i := 0; i < n; i++ {
-			if err := checkContext(ctx); err != nil {
-				return err
-			}
-			var start time.Duration
-			if durs != nil {
-				start = clockNow()
-			}
-			if err := task(0, i); err != nil {
-				return err
-			}
-			if durs != nil {
-				durs[i] = clockNow() - start
-			}
-			if done != nil {
-				done()
-			}
-		}
-		return checkContext(ctx)
+		return serialFor(ctx, n, task, done)
 	}
 
 	var (
@@ -123,6 +95,40 @@ func parallelFor(ctx context.Context, workers, n int, task func(w, i int) error,
 	report()
 	if firstErr != nil {
 		return firstErr
+	}
+	return checkContext(ctx)
+}
+
+// serialFor is parallelFor on one worker, the calling goroutine: the
+// tasks in index order, timed for the scaling model when taskClock is set.
+func serialFor(ctx context.Context, n int, task func(w, i int) error, done func()) error {
+	var durs []time.Duration
+	if taskClock != nil {
+		if clockDepth == 0 {
+			durs = make([]time.Duration, n)
+			site, _, _, _ := runtime.Caller(2) // parallelFor's caller
+			defer func() { taskClock(site, durs) }()
+		}
+		clockDepth++
+		defer func() { clockDepth-- }()
+	}
+	for i := 0; i < n; i++ {
+		if err := checkContext(ctx); err != nil {
+			return err
+		}
+		var start time.Duration
+		if durs != nil {
+			start = clockNow()
+		}
+		if err := task(0, i); err != nil {
+			return err
+		}
+		if durs != nil {
+			durs[i] = clockNow() - start
+		}
+		if done != nil {
+			done()
+		}
 	}
 	return checkContext(ctx)
 }

@@ -114,7 +114,7 @@ func docCommands(page string) ([]docCommand, error) {
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
 		switch {
-		case strings.HasPrefix(line, "```"):
+		case strings.HasPrefix(strings.TrimSpace(line), "```"): // indented in a list item too
 			inBlock = strings.TrimSpace(line) == "```sh"
 			continue
 		case !inBlock:
