@@ -69,11 +69,17 @@ type DimReport struct {
 	// Dim is the estimated dimension of the non-Gaussian index space: the
 	// number of non-Gaussian directions resolved. 0 means none was.
 	Dim int
-	// FewRows reports n < d²: below about d² rows an estimate blind to the
-	// columns' orientation cannot resolve a weak symmetric signal (its
-	// fourth moments, the first to differ from a Gaussian's, are noise of
-	// size about d/√n), so Dim may undercount; signals along the columns
-	// and skewed or strongly non-Gaussian ones are still found.
+	// FewRows reports n < dimEnoughRows(d) = max(2d², 32d): fewer rows than
+	// a weak symmetric signal in a direction that mixes the columns needs
+	// to be resolved, so Dim may undercount (signals along the columns and
+	// skewed or strongly non-Gaussian ones are still found). The pursuit
+	// starts from fourth moments, whose matrix (FOBI's) carries noise of
+	// spread about q·√(2/n) per direction for q columns: a direction of
+	// excess kurtosis κ stands out of it above 2q²/κ² rows, 2d² for |κ| = 1
+	// (a uniform signal has −1.2). And the index J of the best of q
+	// Gaussian directions grows about as 3q, while a uniform direction's
+	// is 0.13·n: below about 32 rows per column it does not stand out
+	// (the larger bound below d = 16).
 	FewRows bool
 	// Index holds the non-Gaussianity index J of each direction the
 	// deflation found, the most significant first (by J over its median on
@@ -95,9 +101,9 @@ type DimReport struct {
 	// The settings used, the defaults resolved (opts), and a description
 	// of the test's fixed settings; the command reads them through
 	// studyhook.DimDetails.
-	settings          string
-	alpha             float64
-	bootstrap, maxDim int
+	settings             string
+	alpha                float64
+	bootstrap, maxDim, d int
 }
 
 // DimTest is the test of one hypothesis "K non-Gaussian dimensions".
@@ -256,8 +262,14 @@ func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearc
 			settings: fmt.Sprintf("projection pursuit by a robust negentropy index from FOBI's %d + %d extreme eigenvectors "+
 				"(FastICA, %d steps), the skewness vector and the columns, %d refined by %d steps; Gaussian replicates",
 				dimSub, dimSuper, dimSubSteps, dimKeep, dimRefine),
-			alpha: opts.Alpha, bootstrap: opts.Bootstrap, maxDim: opts.MaxDim, FewRows: pr.n < pr.d*pr.d,
+			alpha: opts.Alpha, bootstrap: opts.Bootstrap, maxDim: opts.MaxDim, d: pr.d, FewRows: pr.n < dimEnoughRows(pr.d),
 		}}, nil
+}
+
+// dimEnoughRows returns max(2d², 32d), the rows below which the report
+// of d columns sets FewRows (see DimReport.FewRows).
+func dimEnoughRows(d int) int {
+	return max(2*d*d, 32*d)
 }
 
 // dimSearchBound bounds the stages of the search for 0 ≤ Dim ≤ maxDim:

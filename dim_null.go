@@ -236,6 +236,21 @@ func gaussianWhitened(rng *rand.Rand, n, q int) *mat.Dense {
 	for i := range raw {
 		raw[i] = rng.NormFloat64()
 	}
+	z, ok := whitenRows(g)
+	if !ok {
+		// Not for n > q Gaussian rows (probability 0); a second draw is
+		// as good.
+		return gaussianWhitened(rng, n, q)
+	}
+	return z
+}
+
+// whitenRows centres the columns of g (changed) and returns g·U⁻¹, U the
+// Cholesky factor of its covariance with the 1/n denominator, so that the
+// result has mean 0 and covariance I; false if the covariance is not
+// positive definite.
+func whitenRows(g *mat.Dense) (*mat.Dense, bool) {
+	n, q := g.Dims()
 	mean := make([]float64, q)
 	for i := 0; i < n; i++ {
 		for j, v := range g.RawRowView(i) {
@@ -252,18 +267,16 @@ func gaussianWhitened(rng *rand.Rand, n, q int) *mat.Dense {
 	cov.SymOuterK(1/float64(n), g.T())
 	var chol mat.Cholesky
 	if !chol.Factorize(&cov) {
-		// Not for n > q Gaussian rows (probability 0); a second draw is
-		// as good.
-		return gaussianWhitened(rng, n, q)
+		return nil, false
 	}
 	var u, inv mat.TriDense
 	chol.UTo(&u)
 	if err := inv.InverseTri(&u); err != nil {
-		return gaussianWhitened(rng, n, q)
+		return nil, false
 	}
 	var z mat.Dense
 	z.Mul(g, &inv)
-	return &z
+	return &z, true
 }
 
 // median returns the median of v (NaN if v is empty); v is not changed.

@@ -98,11 +98,14 @@ func checkDimReport(t *testing.T, rep *ngca.DimReport, d int) {
 	}
 }
 
-// TestEstimateDimWide checks wide tables: eight bimodal signals of 30
-// turned columns at n = d² = 900; ten uniform columns of 30 at n = 600 < d²
-// (found as columns, with FewRows); and twenty turned uniform signals of
-// 30 at n = 600, which no direction resolves, so that Dim = 0 must come
-// with FewRows and a rejected Remainder (never a confident "Gaussian").
+// TestEstimateDimWide checks wide tables: six turned uniform signals of 20
+// columns at n = 2d² = 800, the weakest family where the rows suffice;
+// eight bimodal signals of 30 turned columns at n = d² = 900 (strong
+// enough to be found below 2d², with FewRows); ten uniform columns of 30
+// at n = 600 (found as columns, with FewRows); and twenty turned uniform
+// signals of 30 at n = 600, which no direction resolves, so that Dim = 0
+// must come with FewRows and a rejected Remainder (never a confident
+// "Gaussian").
 func TestEstimateDimWide(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three 30-column data sets")
@@ -115,7 +118,8 @@ func TestEstimateDimWide(t *testing.T) {
 		few      bool
 		unsolved bool
 	}{
-		{synth.Wide{N: 900, D: 30, M: 8, Family: "bimodal", Turned: true}, 0, 8, false, false},
+		{synth.Wide{N: 800, D: 20, M: 6, Family: "uniform", Turned: true}, 0, 6, false, false},
+		{synth.Wide{N: 900, D: 30, M: 8, Family: "bimodal", Turned: true}, 0, 8, true, false},
 		{synth.Wide{N: 600, D: 30, M: 10, Family: "uniform"}, 1, 10, true, false},
 		{synth.Wide{N: 600, D: 30, M: 20, Family: "uniform", Turned: true}, 0, 0, true, true},
 	} {
@@ -130,6 +134,24 @@ func TestEstimateDimWide(t *testing.T) {
 		checkDimReport(t, rep, c.data.D)
 		if rep.Dim != c.dim || rep.FewRows != c.few || (c.unsolved && !rep.Remainder.Rejected) {
 			t.Errorf("case %d %+v: Dim %d (want %d), FewRows %v, Remainder %+v, tests %+v", i, c.data, rep.Dim, c.dim, rep.FewRows, rep.Remainder, rep.Tests)
+		}
+	}
+}
+
+// TestEstimateDimFewRows checks FewRows's bound, max(2d², 32d) rows: 64
+// for 2 columns, 800 for 20.
+func TestEstimateDimFewRows(t *testing.T) {
+	for _, c := range []struct{ n, d int }{{63, 2}, {64, 2}, {799, 20}, {800, 20}} {
+		x, _, err := synth.Wide{N: c.n, D: c.d, Family: "gaussian"}.Sample(rand.NewPCG(uint64(c.n), 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := ngca.EstimateDim(context.Background(), x, ngca.DimOptions{Src: rand.NewPCG(1, 2), Bootstrap: 19, MaxDim: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := c.n < max(2*c.d*c.d, 32*c.d); rep.FewRows != want {
+			t.Errorf("n = %d, d = %d: FewRows %v, want %v", c.n, c.d, rep.FewRows, want)
 		}
 	}
 }

@@ -121,7 +121,7 @@ func hookDimDetails(report any) (studyhook.Dim, bool) {
 	if !ok || r == nil {
 		return studyhook.Dim{}, false
 	}
-	return studyhook.Dim{Settings: r.settings, Alpha: r.alpha, Bootstrap: r.bootstrap, MaxDim: r.maxDim}, true
+	return studyhook.Dim{Settings: r.settings, Alpha: r.alpha, Bootstrap: r.bootstrap, MaxDim: r.maxDim, EnoughRows: dimEnoughRows(r.d)}, true
 }
 
 func hookSetFamilies(est any, fams []studyhook.Family) error {

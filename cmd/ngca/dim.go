@@ -39,8 +39,9 @@ of all their fourth moments at once). A progress bar is drawn on stderr
 when it is a terminal.
 
 Notes on stderr say when the rows are few for the columns (fewer than
-d², below which a weak signal in a direction that mixes the columns
-cannot be told from noise, so that the answer may be too small), when the
+2d², or 32 per column below 16 columns: fewer than a weak signal in a
+direction that mixes the columns needs to stand out of the noise, so that
+the answer may be too small), when the
 directions left are not Gaussian (structure that no single direction
 showed), and when the answer is more than half of the d directions (M >
 d/2: NGCA's model, a few non-Gaussian directions in Gaussian noise, does
@@ -204,14 +205,14 @@ func dimNotes(rep *ngca.DimReport, n, d int) []string {
 	rest := rep.Remainder
 	switch {
 	case rep.FewRows && rest.Rejected:
-		notes = append(notes, fmt.Sprintf("%s are few for %s: below about d² = %d rows a weak signal in a direction that mixes the columns "+
+		notes = append(notes, fmt.Sprintf("%s: below about %d rows a weak signal in a direction that mixes the columns "+
 			"cannot be told from noise, and the other %s %s not jointly Gaussian (p = %.3g), so there is non-Gaussian structure beyond the %s found; "+
-			"more rows (or fewer columns) would resolve it", countNoun(n, "row"), countNoun(d, "column"), d*d, countNoun(d-rep.Dim, "direction"),
+			"more rows (or fewer columns) would resolve it", fewRows(n, d), enoughRows(rep), countNoun(d-rep.Dim, "direction"),
 			agree(d-rep.Dim, "is", "are"), rest.PValue, countNoun(rep.Dim, "direction")))
 	case rep.FewRows && atMost(rep) == "":
-		notes = append(notes, fmt.Sprintf("%s are few for %s: below about d² = %d rows a weak signal in a direction that mixes the columns "+
+		notes = append(notes, fmt.Sprintf("%s: below about %d rows a weak signal in a direction that mixes the columns "+
 			"cannot be told from noise, so there may be more non-Gaussian directions than the %d found; more rows (or fewer columns) would settle it",
-			countNoun(n, "row"), countNoun(d, "column"), d*d, rep.Dim))
+			fewRows(n, d), enoughRows(rep), rep.Dim))
 	case rest.Rejected:
 		notes = append(notes, fmt.Sprintf("the other %s %s not jointly Gaussian (p = %.3g): there is non-Gaussian structure beyond the %s found, "+
 			"too weak or too spread out to stand out one direction at a time", countNoun(d-rep.Dim, "direction"), agree(d-rep.Dim, "is", "are"),
@@ -259,8 +260,8 @@ func (a *fitArgs) autoDim(ctx context.Context, e *env, t *dataio.Table, name str
 			return fmt.Errorf("-dim auto: %w in %s: no single direction stands out, but the data are not Gaussian (p = %.3g); %s (set -dim to fit anyway)",
 				errUnresolved, name, rep.Remainder.PValue, fewRowsAdvice(rep, n, d))
 		case rep.FewRows:
-			return fmt.Errorf("-dim auto: %w in %s (%s); but %s are few for %s, so weak structure may have gone unseen: about d² = %d rows would show it (set -dim to fit anyway)",
-				errNoStructure, name, evidence, countNoun(n, "row"), countNoun(d, "column"), d*d)
+			return fmt.Errorf("-dim auto: %w in %s (%s); but %s, so weak structure may have gone unseen: about %d rows would show it (set -dim to fit anyway)",
+				errNoStructure, name, evidence, fewRows(n, d), enoughRows(rep))
 		}
 		return fmt.Errorf("-dim auto: %w in %s (%s); the data look Gaussian, so there is nothing to fit (set -dim to fit anyway)", errNoStructure, name, evidence)
 	}
@@ -277,9 +278,20 @@ func (a *fitArgs) autoDim(ctx context.Context, e *env, t *dataio.Table, name str
 // fewRowsAdvice says what may resolve structure the test could not.
 func fewRowsAdvice(rep *ngca.DimReport, n, d int) string {
 	if rep.FewRows {
-		return fmt.Sprintf("%s are few for %s, and about d² = %d rows would resolve weak directions", countNoun(n, "row"), countNoun(d, "column"), d*d)
+		return fmt.Sprintf("%s, and about %d rows would resolve weak directions", fewRows(n, d), enoughRows(rep))
 	}
 	return "the structure is too weak or too spread out to stand out one direction at a time"
+}
+
+// fewRows says that n rows are few for d columns.
+func fewRows(n, d int) string {
+	return fmt.Sprintf("%s are few for %s", countNoun(n, "row"), countNoun(d, "column"))
+}
+
+// enoughRows returns the rows below which the test sets FewRows.
+func enoughRows(rep *ngca.DimReport) int {
+	set, _ := studyhook.DimDetails(rep)
+	return set.EnoughRows
 }
 
 // separationWarning returns a one-line warning when the fitted subspace is

@@ -67,7 +67,7 @@ func TestDimCommand(t *testing.T) {
 	}
 }
 
-// TestDimFewRows: below d² rows the command says that the rows are few,
+// TestDimFewRows: below 2d² rows the command says that the rows are few,
 // and -dim auto does not call data Gaussian that the remainder test
 // finds are not (twenty turned uniform signals of 30 columns, 600 rows).
 func TestDimFewRows(t *testing.T) {
@@ -81,7 +81,7 @@ func TestDimFewRows(t *testing.T) {
 	path := writeFile(t, t.TempDir(), "few.csv", matrixCSV(x))
 	r := ngcaRun(t, "", "dim", path).mustSucceed(t, "dim", path)
 	if !strings.Contains(r.stdout, "dim = 0 (") || !strings.Contains(r.stdout, "the other 30 directions: not jointly Gaussian") ||
-		!strings.Contains(r.stderr, "note: 600 rows are few for 30 columns: below about d² = 900 rows") ||
+		!strings.Contains(r.stderr, "note: 600 rows are few for 30 columns: below about 1800 rows") ||
 		!strings.Contains(r.stderr, "non-Gaussian structure beyond the 0 directions found") {
 		t.Errorf("ngca dim: stdout\n%s\nstderr\n%s", r.stdout, r.stderr)
 	}

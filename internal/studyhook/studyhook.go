@@ -122,6 +122,7 @@ type Dim struct {
 	Settings          string
 	Alpha             float64
 	Bootstrap, MaxDim int
+	EnoughRows        int // the rows below which the report sets FewRows
 }
 
 // Family is a family of MIPP's index functions h(y) = s_p(wᵀy) of one
