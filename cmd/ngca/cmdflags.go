@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ngca-go/ngca/internal/cli"
 )
 
 // The fit, transform and plot commands take one input file and flags before
@@ -85,7 +87,7 @@ func writeWrapped(w io.Writer, head, text string) {
 // parseArgs parses args with fs, accepting flags before and after the
 // positional arguments (which it returns; "--" ends the flags). On -h it
 // prints the command's usage and returns flag.ErrHelp; other errors wrap
-// errUsage.
+// cli.ErrUsage.
 func parseArgs(fs *flag.FlagSet, c *command, e *env, args []string) ([]string, error) {
 	var pos []string
 	for {
@@ -94,7 +96,7 @@ func parseArgs(fs *flag.FlagSet, c *command, e *env, args []string) ([]string, e
 				fmt.Fprint(e.stdout, c.help(slices.ContainsFunc(args, isVerboseFlag)))
 				return nil, err
 			}
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: %v", cli.ErrUsage, err)
 		}
 		if v := fs.Lookup("v"); v != nil {
 			e.verbose = v.Value.String() == "true"
@@ -122,15 +124,15 @@ func setFlags(fs *flag.FlagSet) map[string]bool {
 func oneFile(pos []string) (string, error) {
 	switch len(pos) {
 	case 0:
-		return "", fmt.Errorf("%w: missing input FILE (use - for standard input)", errUsage)
+		return "", fmt.Errorf("%w: missing input FILE (use - for standard input)", cli.ErrUsage)
 	case 1:
 		return pos[0], nil
 	}
 	switch pos[0] {
 	case "true", "false", "auto":
-		return "", fmt.Errorf("%w: %q was read as the input file: write -header=%s, not -header %s", errUsage, pos[0], pos[0], pos[0])
+		return "", fmt.Errorf("%w: %q was read as the input file: write -header=%s, not -header %s", cli.ErrUsage, pos[0], pos[0], pos[0])
 	}
-	return "", fmt.Errorf("%w: unexpected argument %q after the input file %q (flags may come before or after FILE)", errUsage, pos[1], pos[0])
+	return "", fmt.Errorf("%w: unexpected argument %q after the input file %q (flags may come before or after FILE)", cli.ErrUsage, pos[1], pos[0])
 }
 
 // dimValue is the -dim flag: a dimension M, or "auto" (which sets *auto

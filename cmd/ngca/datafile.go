@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/dataio"
 )
 
@@ -68,7 +69,7 @@ func (in *inputFlags) register(fs *flag.FlagSet, whole bool) {
 func (in *inputFlags) options() (dataio.Options, error) {
 	f, err := dataio.ParseFormat(in.format)
 	if err != nil {
-		return dataio.Options{}, fmt.Errorf("%w: -format: %v", errUsage, err)
+		return dataio.Options{}, fmt.Errorf("%w: -format: %v", cli.ErrUsage, err)
 	}
 	opt := dataio.Options{Format: f, Header: in.header.h, LabelCol: in.labelCol, Cols: in.cols, Drop: in.drop}
 	switch in.missing {
@@ -83,17 +84,17 @@ func (in *inputFlags) options() (dataio.Options, error) {
 		fallthrough
 	default:
 		if in.emptyOK {
-			return dataio.Options{}, usagef("-missing %q: want empty, error or drop", in.missing)
+			return dataio.Options{}, cli.Usagef("-missing %q: want empty, error or drop", in.missing)
 		}
-		return dataio.Options{}, usagef("-missing %q: want error or drop", in.missing)
+		return dataio.Options{}, cli.Usagef("-missing %q: want error or drop", in.missing)
 	}
 	if in.sample < 0 {
-		return dataio.Options{}, usagef("-sample %d is negative (0 uses every row)", in.sample)
+		return dataio.Options{}, cli.Usagef("-sample %d is negative (0 uses every row)", in.sample)
 	}
 	switch in.outliers {
 	case "", "keep", "drop":
 	default:
-		return dataio.Options{}, usagef("-outliers %q: want keep or drop", in.outliers)
+		return dataio.Options{}, cli.Usagef("-outliers %q: want keep or drop", in.outliers)
 	}
 	return opt, nil
 }
@@ -175,7 +176,7 @@ func inputError(err error) error {
 	// the data's mistake, not the command line's.
 	var se *dataio.SelectError
 	if errors.As(err, &se) && se.Option != "" {
-		return usageError{err}
+		return cli.AsUsage(err)
 	}
 	return err
 }

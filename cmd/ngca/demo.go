@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
 	"github.com/ngca-go/ngca/ngcatest"
@@ -42,7 +43,7 @@ Examples:
 
 func runDemo(ctx context.Context, e *env, args []string) error {
 	c := commands["demo"]
-	fs := newFlags(c)
+	fs := cli.NewFlagSet(c.name)
 	n := fs.Int("n", 2000, "number of observations")
 	d := fs.Int("d", 10, "number of dimensions (2 signal + d-2 noise)")
 	r := fs.Float64("r", 0, "condition-number controller r ≥ 0 (the paper's figure spans 0 to 0.8)")
@@ -50,13 +51,13 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "random seed for data and estimators")
 	workers := fs.Int("workers", 0, "worker goroutines per fit (0 = all CPUs)")
 	rotate := fs.Bool("rotate", false, "turn every data set by a random rotation")
-	if err := parseFlags(fs, c, e, args); err != nil {
+	if err := cli.Parse(fs, args, c.usage, e.stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
-	ds, err := distList(*dists)
+	ds, err := cli.DistList(*dists)
 	if err != nil {
 		return err
 	}
@@ -74,7 +75,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	for k, dist := range ds {
 		x, truth, err := ngcatest.Artificial{Dist: dist, N: *n, D: *d, R: *r, Rotate: *rotate}.Sample(rand.NewPCG(*seed, uint64(k)))
 		if err != nil {
-			return usagef("%v", err)
+			return cli.Usagef("%v", err)
 		}
 		for _, m := range ms {
 			base := bar.Done()

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
@@ -79,7 +80,7 @@ type dimFlags struct {
 }
 
 func newDimFlags(c *command) *dimFlags {
-	f := &dimFlags{fs: newFlags(c)}
+	f := &dimFlags{fs: cli.NewFlagSet(c.name)}
 	f.in.register(f.fs, true)
 	f.fs.Float64Var(&f.alpha, "alpha", studyhook.Default.DimAlpha, "significance `level` of every test, between 0 and 1")
 	f.fs.IntVar(&f.bootstrap, "bootstrap", studyhook.Default.DimBootstrap, "`number` B of replicates (Gaussian data sets) per test; B + 1 ≥ 1/alpha")
@@ -102,13 +103,13 @@ func runDim(ctx context.Context, e *env, args []string) error {
 	}
 	switch {
 	case !(f.alpha > 0 && f.alpha < 1):
-		return fmt.Errorf("%w: -alpha %v: need 0 < alpha < 1", errUsage, f.alpha)
+		return fmt.Errorf("%w: -alpha %v: need 0 < alpha < 1", cli.ErrUsage, f.alpha)
 	case f.bootstrap < 1 || float64(f.bootstrap+1)*f.alpha < 1:
-		return fmt.Errorf("%w: -bootstrap %d: need B + 1 ≥ 1/alpha = %.4g to be able to reject", errUsage, f.bootstrap, 1/f.alpha)
+		return fmt.Errorf("%w: -bootstrap %d: need B + 1 ≥ 1/alpha = %.4g to be able to reject", cli.ErrUsage, f.bootstrap, 1/f.alpha)
 	case f.maxDim < 0:
-		return fmt.Errorf("%w: -max-dim %d is negative (0 means number of columns − 1)", errUsage, f.maxDim)
+		return fmt.Errorf("%w: -max-dim %d is negative (0 means number of columns − 1)", cli.ErrUsage, f.maxDim)
 	case f.workers < 0:
-		return fmt.Errorf("%w: -workers %d is negative (0 means all CPUs)", errUsage, f.workers)
+		return fmt.Errorf("%w: -workers %d is negative (0 means all CPUs)", cli.ErrUsage, f.workers)
 	}
 	opt, err := f.in.options()
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
@@ -137,32 +138,32 @@ func gridText(g []float64) string {
 func (a *fitArgs) check(set map[string]bool) (methods.Method, error) {
 	m, err := methods.Lookup(a.method)
 	if err != nil {
-		return m, fmt.Errorf("%w: -method: %v", errUsage, err)
+		return m, fmt.Errorf("%w: -method: %v", cli.ErrUsage, err)
 	}
 	for _, name := range methods.SettingNames() {
 		if set[name] && !m.Applies(name) {
-			return m, fmt.Errorf("%w: -%s does not apply to -method %s (only to %s)", errUsage, name, m.Key,
+			return m, fmt.Errorf("%w: -%s does not apply to -method %s (only to %s)", cli.ErrUsage, name, m.Key,
 				joinAnd(strings.Split(methods.Keys(appliesTo(name)), ",")))
 		}
 	}
 	switch {
 	case a.strict && !a.judge:
-		return m, usagef("-strict needs -check: it sets the exit status from the check's verdict")
+		return m, cli.Usagef("-strict needs -check: it sets the exit status from the check's verdict")
 	case a.auto:
 	case a.dim < 1 && !set["dim"]:
-		return m, fmt.Errorf("%w: -dim is required: the dimension M of the non-Gaussian subspace, 1 ≤ M < number of data columns", errUsage)
+		return m, fmt.Errorf("%w: -dim is required: the dimension M of the non-Gaussian subspace, 1 ≤ M < number of data columns", cli.ErrUsage)
 	case a.dim < 1:
-		return m, fmt.Errorf("%w: -dim %d is out of range: need 1 ≤ M < number of data columns", errUsage, a.dim)
+		return m, fmt.Errorf("%w: -dim %d is out of range: need 1 ≤ M < number of data columns", cli.ErrUsage, a.dim)
 	case a.workers < 0:
-		return m, fmt.Errorf("%w: -workers %d is negative (0 means all CPUs)", errUsage, a.workers)
+		return m, fmt.Errorf("%w: -workers %d is negative (0 means all CPUs)", cli.ErrUsage, a.workers)
 	case a.centers < 0:
-		return m, fmt.Errorf("%w: -centers %d is negative (0 means min(n, %d))", errUsage, a.centers, studyhook.Default.Centers)
+		return m, fmt.Errorf("%w: -centers %d is negative (0 means min(n, %d))", cli.ErrUsage, a.centers, studyhook.Default.Centers)
 	case a.folds < 0 || a.folds == 1:
-		return m, fmt.Errorf("%w: -folds %d: need at least 2 folds (0 means %d)", errUsage, a.folds, studyhook.Default.Folds)
+		return m, fmt.Errorf("%w: -folds %d: need at least 2 folds (0 means %d)", cli.ErrUsage, a.folds, studyhook.Default.Folds)
 	case a.iterations < 0:
-		return m, fmt.Errorf("%w: -iterations %d is negative (0 means %d)", errUsage, a.iterations, studyhook.Default.MIPPIterations)
+		return m, fmt.Errorf("%w: -iterations %d is negative (0 means %d)", cli.ErrUsage, a.iterations, studyhook.Default.MIPPIterations)
 	case !(a.threshold >= 0) || math.IsInf(a.threshold, 1):
-		return m, fmt.Errorf("%w: -threshold %v: need a positive finite value (0 means %g)", errUsage, a.threshold, studyhook.Default.MIPPThreshold)
+		return m, fmt.Errorf("%w: -threshold %v: need a positive finite value (0 means %g)", cli.ErrUsage, a.threshold, studyhook.Default.MIPPThreshold)
 	}
 	for _, g := range []struct{ name, s string }{{"widths", a.widths}, {"ridges", a.ridges}, {"vwidths", a.vwidths}, {"vridges", a.vridges}} {
 		if _, err := parseGrid(g.name, g.s); err != nil {
@@ -175,18 +176,18 @@ func (a *fitArgs) check(set map[string]bool) (methods.Method, error) {
 // parseGrid parses the comma-separated grid of flag -name; empty means the
 // default (nil).
 func parseGrid(name, s string) ([]float64, error) {
-	items := splitList(s)
+	items := cli.SplitList(s)
 	if s != "" && len(items) == 0 {
-		return nil, fmt.Errorf("%w: -%s is empty", errUsage, name)
+		return nil, fmt.Errorf("%w: -%s is empty", cli.ErrUsage, name)
 	}
 	var g []float64
 	for _, it := range items {
 		v, err := strconv.ParseFloat(it, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%w: -%s: %q is not a number", errUsage, name, it)
+			return nil, fmt.Errorf("%w: -%s: %q is not a number", cli.ErrUsage, name, it)
 		}
 		if !(v > 0) || math.IsInf(v, 1) {
-			return nil, fmt.Errorf("%w: -%s: %s is not a positive finite number", errUsage, name, it)
+			return nil, fmt.Errorf("%w: -%s: %s is not a positive finite number", cli.ErrUsage, name, it)
 		}
 		g = append(g, v)
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/cli"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -156,7 +157,7 @@ type fitFlags struct {
 }
 
 func newFitFlags(c *command) *fitFlags {
-	f := &fitFlags{fs: newFlags(c)}
+	f := &fitFlags{fs: cli.NewFlagSet(c.name)}
 	f.in.register(f.fs, true)
 	f.fit.register(f.fs, "dimension `M` of the non-Gaussian subspace, 1 ≤ M < number of data columns (required)")
 	f.fs.StringVar(&f.out, "o", "", "write the result to `file` instead of standard output (the file is replaced only on success)")

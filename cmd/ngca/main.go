@@ -30,7 +30,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ngca-go/ngca/ngcatest"
+	"github.com/ngca-go/ngca/internal/cli"
 )
 
 // command is a subcommand of ngca.
@@ -40,7 +40,7 @@ type command struct {
 	// every flag, is then printed by -h -v ("ngca help CMD -v").
 	brief string
 	// run executes the command with its arguments (after the name). It
-	// returns errUsage (wrapped or not) for bad flags or arguments.
+	// returns cli.ErrUsage (wrapped or not) for bad flags or arguments.
 	run func(ctx context.Context, env *env, args []string) error
 }
 
@@ -50,10 +50,6 @@ type env struct {
 	// verbose is -v: write the details behind notes and verdicts.
 	verbose bool
 }
-
-// errUsage marks an error caused by the command line, reported with the
-// command's usage.
-var errUsage = errors.New("usage")
 
 // errDoubtful is returned by fit and plot under -check -strict when the
 // check finds the fit doubtful or cannot make it; run exits with status 2.
@@ -72,20 +68,11 @@ func firstLines(s string, n int) string {
 // stderr; run only sets the exit status.
 var errReported = errors.New("reported")
 
-func isUsage(err error) bool { return errors.Is(err, errUsage) }
-
-// usageError is an error of the command line: it matches errUsage but
-// prints only its message.
-type usageError struct{ error }
-
-func (usageError) Is(target error) bool { return target == errUsage }
-
-// usagef returns a usage error with the formatted message.
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+func isUsage(err error) bool { return errors.Is(err, cli.ErrUsage) }
 
 // message returns err's text without the "usage: " of errors that wrap
-// errUsage with %w.
-func message(err error) string { return strings.TrimPrefix(err.Error(), errUsage.Error()+": ") }
+// cli.ErrUsage with %w.
+func message(err error) string { return strings.TrimPrefix(err.Error(), cli.ErrUsage.Error()+": ") }
 
 var commands = map[string]*command{}
 
@@ -141,7 +128,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	case errors.Is(err, errReported):
 		return 1
-	case errors.Is(err, errUsage):
+	case errors.Is(err, cli.ErrUsage):
 		fmt.Fprintf(stderr, "ngca %s: %s\nRun \"ngca help %s\" for the flags and examples.\n", name, firstLines(message(err), 4), name)
 		return 1
 	case errors.Is(err, context.Canceled):
@@ -183,67 +170,6 @@ const exitStatusHelp = `Exit status: 0 on success; 1 on an error (bad input, a b
 argument, a failed fit, an interruption); 2 when "fit -check -strict" or
 "plot -check -strict" finds the fit doubtful or cannot check it (the
 result is written all the same).`
-
-// newFlags returns a flag set for command c that writes its usage to
-// stdout on -h and stays silent on errors (run reports them).
-func newFlags(c *command) *flag.FlagSet {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	return fs
-}
-
-// parseFlags parses args, printing the usage with the flag defaults on -h.
-func parseFlags(fs *flag.FlagSet, c *command, e *env, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(e.stdout, c.usage)
-			printDefaults(e.stdout, fs)
-			return err
-		}
-		return usagef("%v", err)
-	}
-	return nil
-}
-
-func printDefaults(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "\nFlags:")
-	fs.VisitAll(func(f *flag.Flag) {
-		def := ""
-		if f.DefValue != "" {
-			def = fmt.Sprintf(" (default %s)", f.DefValue)
-		}
-		fmt.Fprintf(w, "  -%-10s %s%s\n", f.Name, f.Usage, def)
-	})
-}
-
-// distList parses the -dists flag: a comma-separated list of the signal
-// distributions a, b, c, d; an empty list is a usage error.
-func distList(s string) ([]ngcatest.Distribution, error) {
-	var ds []ngcatest.Distribution
-	for _, p := range splitList(s) {
-		dist, err := ngcatest.ParseDistribution(p)
-		if err != nil {
-			return nil, usagef("-dists: %v", err)
-		}
-		ds = append(ds, dist)
-	}
-	if len(ds) == 0 {
-		return nil, usagef("-dists is empty")
-	}
-	return ds, nil
-}
-
-// splitList splits a comma-separated flag value, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
 
 // help returns the command's help: the short one, or with verbose (or
 // when it has none) the full one with every flag.

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/methods"
 	"gonum.org/v1/plot"
@@ -92,7 +93,7 @@ type plotFlags struct {
 }
 
 func newPlotFlags(c *command) *plotFlags {
-	f := &plotFlags{fs: newFlags(c)}
+	f := &plotFlags{fs: cli.NewFlagSet(c.name)}
 	f.in.register(f.fs, true)
 	f.fit.register(f.fs, "dimension `M` of the non-Gaussian subspace, 1 ≤ M < number of data columns")
 	f.fs.Lookup("dim").DefValue = "2"
@@ -195,7 +196,7 @@ func (f *plotFlags) check() (methods.Method, error) {
 	}
 	for _, name := range append(slices.Clone(estimatorFlagNames), methods.SettingNames()...) {
 		if set[name] {
-			return methods.Method{}, fmt.Errorf("%w: -%s applies when plot fits the data itself, not with -basis", errUsage, name)
+			return methods.Method{}, fmt.Errorf("%w: -%s applies when plot fits the data itself, not with -basis", cli.ErrUsage, name)
 		}
 	}
 	return methods.Method{}, nil
@@ -271,7 +272,7 @@ func imageFormat(path string) (string, error) {
 	case "png", "svg", "pdf", "jpg", "jpeg", "tif", "tiff", "eps":
 		return ext, nil
 	}
-	return "", fmt.Errorf("%w: -o %s: unknown image type %q (want .png, .svg, .pdf, .jpg, .tif or .eps)", errUsage, path, filepath.Ext(path))
+	return "", fmt.Errorf("%w: -o %s: unknown image type %q (want .png, .svg, .pdf, .jpg, .tif or .eps)", cli.ErrUsage, path, filepath.Ext(path))
 }
 
 // plotData is what plot draws.

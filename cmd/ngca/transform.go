@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/dataio"
 	"gonum.org/v1/gonum/mat"
 )
@@ -91,7 +92,7 @@ type transformFlags struct {
 }
 
 func newTransformFlags(c *command) *transformFlags {
-	f := &transformFlags{fs: newFlags(c)}
+	f := &transformFlags{fs: cli.NewFlagSet(c.name)}
 	f.in.emptyOK = true
 	f.in.register(f.fs, false)
 	miss := f.fs.Lookup("missing")
@@ -118,12 +119,12 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if f.basis == "" {
-		return fmt.Errorf("%w: -basis is required: the CSV or JSON basis written by ngca fit", errUsage)
+		return fmt.Errorf("%w: -basis is required: the CSV or JSON basis written by ngca fit", cli.ErrUsage)
 	}
 	switch f.center {
 	case "auto", "data", "none":
 	default:
-		return fmt.Errorf("%w: -center %q: want auto, data or none", errUsage, f.center)
+		return fmt.Errorf("%w: -center %q: want auto, data or none", cli.ErrUsage, f.center)
 	}
 	opt, err := f.in.options()
 	if err != nil {
@@ -135,7 +136,7 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("-basis: %w", err)
 	}
 	if f.center == "auto" && b.mean == nil {
-		return usagef("-basis %s is a CSV basis, which holds no training means: say how to centre the data with -center data (subtract the column means of %s) or -center none (project the data as they are); the JSON of ngca fit -json holds them", b.name, path)
+		return cli.Usagef("-basis %s is a CSV basis, which holds no training means: say how to centre the data with -center data (subtract the column means of %s) or -center none (project the data as they are); the JSON of ngca fit -json holds them", b.name, path)
 	}
 	out, err := createOutFile(f.out, e.stdout)
 	if err != nil {

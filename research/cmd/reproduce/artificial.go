@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/research/internal/repro/artificial"
 )
@@ -46,7 +47,7 @@ Examples:
 
 func runArtificial(ctx context.Context, e *env, args []string) error {
 	c := studies["artificial"]
-	fs := newFlags(c)
+	fs := cli.NewFlagSet(c.name)
 	out := fs.String("out", "results", "output directory")
 	runs := fs.Int("runs", 50, "seeded runs per (distribution, r)")
 	rs := fs.String("r", "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,1,1.5,2", "grid of r")
@@ -62,11 +63,11 @@ func runArtificial(ctx context.Context, e *env, args []string) error {
 	tn := fs.String("timing-n", "500,1000,2000,5000,10000,20000", "sample sizes of the timing study (d = 10)")
 	td := fs.String("timing-d", "5,10,20,50,100", "dimensions of the timing study (n = 2000)")
 	reps := fs.Int("timing-reps", 3, "fits per size and method in the timing study")
-	if err := parseFlags(fs, c, e, args); err != nil {
+	if err := cli.Parse(fs, args, c.usage, e.stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
 	cfg := artificial.Config{Runs: *runs, N: *n, D: *d, Seed: *seed, Workers: *workers, Rotate: *rotate, Resume: *resume,
 		Out: *out, Progress: e.stderr, Timing: artificial.Timing{Skip: !*timing, Reps: *reps}}
@@ -74,11 +75,11 @@ func runArtificial(ctx context.Context, e *env, args []string) error {
 	if cfg.Rs, err = floatList("-r", *rs); err != nil {
 		return err
 	}
-	if cfg.Dists, err = distList(*dists); err != nil {
+	if cfg.Dists, err = cli.DistList(*dists); err != nil {
 		return err
 	}
 	if cfg.Methods, err = methods.Parse(*ms); err != nil {
-		return usagef("-methods: %v", err)
+		return cli.Usagef("-methods: %v", err)
 	}
 	if cfg.Timing.Ns, err = intList("-timing-n", *tn); err != nil {
 		return err
@@ -88,11 +89,11 @@ func runArtificial(ctx context.Context, e *env, args []string) error {
 	}
 	switch {
 	case *runs < 1:
-		return usagef("-runs must be at least 1")
+		return cli.Usagef("-runs must be at least 1")
 	case *workers < 0:
-		return usagef("-workers must not be negative")
+		return cli.Usagef("-workers must not be negative")
 	case *reps < 1:
-		return usagef("-timing-reps must be at least 1")
+		return cli.Usagef("-timing-reps must be at least 1")
 	}
 	if err := artificial.Run(ctx, cfg); err != nil {
 		return err
@@ -108,15 +109,15 @@ func runArtificial(ctx context.Context, e *env, args []string) error {
 // floatList parses a comma-separated list of numbers.
 func floatList(flag, s string) ([]float64, error) {
 	var out []float64
-	for _, f := range splitList(s) {
+	for _, f := range cli.SplitList(s) {
 		v, err := strconv.ParseFloat(f, 64)
 		if err != nil {
-			return nil, usagef("%s: %q is not a number", flag, f)
+			return nil, cli.Usagef("%s: %q is not a number", flag, f)
 		}
 		out = append(out, v)
 	}
 	if len(out) == 0 {
-		return nil, usagef("%s is empty", flag)
+		return nil, cli.Usagef("%s is empty", flag)
 	}
 	return out, nil
 }
@@ -124,15 +125,15 @@ func floatList(flag, s string) ([]float64, error) {
 // intList parses a comma-separated list of positive integers.
 func intList(flag, s string) ([]int, error) {
 	var out []int
-	for _, f := range splitList(s) {
+	for _, f := range cli.SplitList(s) {
 		v, err := strconv.Atoi(f)
 		if err != nil || v < 1 {
-			return nil, usagef("%s: %q is not a positive integer", flag, f)
+			return nil, cli.Usagef("%s: %q is not a positive integer", flag, f)
 		}
 		out = append(out, v)
 	}
 	if len(out) == 0 {
-		return nil, usagef("%s is empty", flag)
+		return nil, cli.Usagef("%s is empty", flag)
 	}
 	return out, nil
 }

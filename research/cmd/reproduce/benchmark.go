@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/research/internal/repro/benchmark"
 )
 
@@ -70,7 +71,7 @@ Examples:
 
 func runBenchmark(ctx context.Context, e *env, args []string) error {
 	c := studies["benchmark"]
-	fs := newFlags(c)
+	fs := cli.NewFlagSet(c.name)
 	data := fs.String("data", benchmark.DefaultDataDir, "folder of the LIBSVM data files (see above)")
 	out := fs.String("out", filepath.Join("results", "benchmark"), "output directory")
 	runs := fs.Int("runs", 50, "runs per data set and d")
@@ -82,54 +83,54 @@ func runBenchmark(ctx context.Context, e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "random seed")
 	workers := fs.Int("workers", 0, "runs at once (0 = all CPUs)")
 	resume := fs.Bool("resume", false, "keep the runs of -out's runs.csv that this study would make, and run only the others (continue an interrupted study, add methods or runs); the file must come from a run with the same -seed (not checked)")
-	if err := parseFlags(fs, c, e, args); err != nil {
+	if err := cli.Parse(fs, args, c.usage, e.stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
 	cfg := benchmark.Config{Data: *data, Out: *out, Runs: *runs, N: *n, Seed: *seed, Workers: *workers, Resume: *resume, Progress: e.stderr}
-	for _, s := range splitList(*sets) {
+	for _, s := range cli.SplitList(*sets) {
 		ds, err := benchmark.Lookup(s)
 		if err != nil {
-			return usagef("-datasets: %v", err)
+			return cli.Usagef("-datasets: %v", err)
 		}
 		if ds.Missing != "" {
-			return usagef("-datasets: %s is %s; the table lists it as such", ds.Name, ds.Missing)
+			return cli.Usagef("-datasets: %s is %s; the table lists it as such", ds.Name, ds.Missing)
 		}
 		cfg.Datasets = append(cfg.Datasets, ds.Name)
 	}
-	for _, s := range splitList(*dims) {
+	for _, s := range cli.SplitList(*dims) {
 		d, err := strconv.Atoi(s)
 		if err != nil || d < 2 {
-			return usagef("-d: %q is not an integer ≥ 2", s)
+			return cli.Usagef("-d: %q is not an integer ≥ 2", s)
 		}
 		cfg.Dims = append(cfg.Dims, d)
 	}
 	var err error
 	if cfg.Methods, err = benchmark.ParseMethods(*ms); err != nil {
-		return usagef("-methods: %v", err)
+		return cli.Usagef("-methods: %v", err)
 	}
 	if cfg.Standardise, err = benchmark.ParseStandardisation(*std); err != nil {
-		return usagef("-standardise: %v", err)
+		return cli.Usagef("-standardise: %v", err)
 	}
 	switch {
 	case len(cfg.Datasets) == 0:
-		return usagef("-datasets is empty")
+		return cli.Usagef("-datasets is empty")
 	case len(cfg.Dims) == 0:
-		return usagef("-d is empty")
+		return cli.Usagef("-d is empty")
 	case *runs < 1:
-		return usagef("-runs must be at least 1")
+		return cli.Usagef("-runs must be at least 1")
 	case *workers < 0:
-		return usagef("-workers must not be negative")
+		return cli.Usagef("-workers must not be negative")
 	case *n < 0 || *n%2 != 0:
-		return usagef("-n must be even (0 = the protocol's)")
+		return cli.Usagef("-n must be even (0 = the protocol's)")
 	}
 	for _, name := range cfg.Datasets {
 		ds, _ := benchmark.Lookup(name)
 		for _, d := range cfg.Dims {
 			if d <= ds.M {
-				return usagef("-d %d: must exceed %s's m = %d", d, ds.Name, ds.M)
+				return cli.Usagef("-d %d: must exceed %s's m = %d", d, ds.Name, ds.M)
 			}
 		}
 	}

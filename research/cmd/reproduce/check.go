@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/research/internal/repro/checkstudy"
 	"github.com/ngca-go/ngca/research/internal/repro/orientation"
@@ -50,7 +51,7 @@ Examples:
 
 func runCheckStudy(ctx context.Context, e *env, args []string) error {
 	c := studies["check"]
-	fs := newFlags(c)
+	fs := cli.NewFlagSet(c.name)
 	out := fs.String("out", "results/check", "output directory")
 	seeds := fs.String("seeds", "1", "comma-separated seeds of the orientation study's data sets to run (the thresholds were chosen on seed 0)")
 	paperSeeds := fs.Int("paper-seeds", 10, "data sets per cell of the paper's artificial data, subspace on the columns (0: none)")
@@ -64,7 +65,7 @@ func runCheckStudy(ctx context.Context, e *env, args []string) error {
 	signals := fs.String("signals", "", "signals of the cells to run (default all)")
 	resume := fs.Bool("resume", false, "keep the fits of -out's check.csv and run only the missing ones; the file must come from a run with the same -seed (not checked)")
 	reportOnly := fs.Bool("report-only", false, "rebuild check.md from -out's check.csv without fitting")
-	if err := parseFlags(fs, c, e, args); err != nil {
+	if err := cli.Parse(fs, args, c.usage, e.stdout); err != nil {
 		return err
 	}
 	cfg := checkstudy.Config{PaperSeeds: *paperSeeds, TurnedSeeds: *turnedSeeds, SNGCAEvery: *sngcaEvery, Seed: *seed, Workers: *workers, Out: *out,
@@ -72,15 +73,15 @@ func runCheckStudy(ctx context.Context, e *env, args []string) error {
 		Command: studyCommand("check", args)}
 	switch {
 	case len(fs.Args()) > 0:
-		return usagef("unexpected argument %q", fs.Args()[0])
+		return cli.Usagef("unexpected argument %q", fs.Args()[0])
 	case *paperSeeds < 0 || *turnedSeeds < 0:
-		return usagef("-paper-seeds and -turned-seeds must not be negative")
+		return cli.Usagef("-paper-seeds and -turned-seeds must not be negative")
 	case *sngcaEvery < 1:
-		return usagef("-sngca-every must be at least 1 (leave SNGCA out with -methods)")
+		return cli.Usagef("-sngca-every must be at least 1 (leave SNGCA out with -methods)")
 	case *workers < 0:
-		return usagef("-workers must not be negative")
+		return cli.Usagef("-workers must not be negative")
 	case *reportOnly && *resume:
-		return usagef("-report-only fits nothing: it takes no -resume")
+		return cli.Usagef("-report-only fits nothing: it takes no -resume")
 	}
 	if cfg.PaperSeeds == 0 {
 		cfg.PaperSeeds = -1
@@ -88,19 +89,19 @@ func runCheckStudy(ctx context.Context, e *env, args []string) error {
 	if cfg.TurnedSeeds == 0 {
 		cfg.TurnedSeeds = -1
 	}
-	for _, s := range splitList(*seeds) {
+	for _, s := range cli.SplitList(*seeds) {
 		v, err := strconv.Atoi(s)
 		if err != nil || v < 0 {
-			return usagef("-seeds: %q is not a seed", s)
+			return cli.Usagef("-seeds: %q is not a seed", s)
 		}
 		cfg.Seeds = append(cfg.Seeds, v)
 	}
 	var err error
 	if cfg.Methods, err = methods.Parse(*ms); err != nil {
-		return usagef("-methods: %v", err)
+		return cli.Usagef("-methods: %v", err)
 	}
-	if cfg.Cells, err = studyCells(splitList(*blocks), splitList(*signals)); err != nil {
-		return usagef("-blocks, -signals: %v", err)
+	if cfg.Cells, err = studyCells(cli.SplitList(*blocks), cli.SplitList(*signals)); err != nil {
+		return cli.Usagef("-blocks, -signals: %v", err)
 	}
 	if len(cfg.Seeds) == 0 {
 		cfg.Seeds = []int{}

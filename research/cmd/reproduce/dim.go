@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/synth"
 	"github.com/ngca-go/ngca/research/internal/repro/dimstudy"
 )
@@ -41,18 +42,18 @@ Examples:
 
 func runDimStudy(ctx context.Context, e *env, args []string) error {
 	c := studies["dim"]
-	fs := newFlags(c)
+	fs := cli.NewFlagSet(c.name)
 	out := fs.String("out", "results/dim", "output directory")
 	ns := fs.String("n", "500,2000,10000", "sample sizes")
 	seeds := fs.String("seeds", "20,20,20", "data sets per cell, one count per sample size")
 	ms := fs.String("m", "0,1,2,3", "true dimensions, from 0,1,2,3 (0: Gaussian data, for the type-I error)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	workers := fs.Int("workers", 0, "data sets at once (0 = all CPUs)")
-	if err := parseFlags(fs, c, e, args); err != nil {
+	if err := cli.Parse(fs, args, c.usage, e.stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
 	cfg := dimstudy.Config{Seed: *seed, Workers: *workers, Out: *out, Progress: e.stderr}
 	var err error
@@ -67,9 +68,9 @@ func runDimStudy(ctx context.Context, e *env, args []string) error {
 	}
 	switch {
 	case len(cfg.Seeds) != len(cfg.Ns):
-		return usagef("-seeds has %d counts for the %d sample sizes of -n", len(cfg.Seeds), len(cfg.Ns))
+		return cli.Usagef("-seeds has %d counts for the %d sample sizes of -n", len(cfg.Seeds), len(cfg.Ns))
 	case *workers < 0:
-		return usagef("-workers must not be negative")
+		return cli.Usagef("-workers must not be negative")
 	}
 	if err := dimstudy.Run(ctx, cfg); err != nil {
 		return err
@@ -82,15 +83,15 @@ func runDimStudy(ctx context.Context, e *env, args []string) error {
 // study can draw.
 func dimList(s string) ([]int, error) {
 	var out []int
-	for _, f := range splitList(s) {
+	for _, f := range cli.SplitList(s) {
 		v, err := strconv.Atoi(f)
 		if err != nil || v < 0 || v > 3 {
-			return nil, usagef("-m: %q is not one of 0, 1, 2, 3", f)
+			return nil, cli.Usagef("-m: %q is not one of 0, 1, 2, 3", f)
 		}
 		out = append(out, v)
 	}
 	if len(out) == 0 {
-		return nil, usagef("-m is empty")
+		return nil, cli.Usagef("-m is empty")
 	}
 	return out, nil
 }
@@ -130,7 +131,7 @@ Examples:
 
 func runDimWideStudy(ctx context.Context, e *env, args []string) error {
 	c := studies["dim-wide"]
-	fs := newFlags(c)
+	fs := cli.NewFlagSet(c.name)
 	out := fs.String("out", "results/dim-wide", "output directory")
 	ds := fs.String("d", "20,40,60", "numbers of columns")
 	rows := fs.String("rows", "1", "rows as multiples of d²")
@@ -140,13 +141,13 @@ func runDimWideStudy(ctx context.Context, e *env, args []string) error {
 	seeds := fs.Int("seeds", 3, "data sets per cell")
 	seed := fs.Uint64("seed", 1, "random seed")
 	workers := fs.Int("workers", 0, "data sets at once (0 = all CPUs)")
-	if err := parseFlags(fs, c, e, args); err != nil {
+	if err := cli.Parse(fs, args, c.usage, e.stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
-	cfg := dimstudy.WideConfig{Seeds: *seeds, Seed: *seed, Workers: *workers, Out: *out, Progress: e.stderr, Families: splitList(*fams)}
+	cfg := dimstudy.WideConfig{Seeds: *seeds, Seed: *seed, Workers: *workers, Out: *out, Progress: e.stderr, Families: cli.SplitList(*fams)}
 	var err error
 	if cfg.Ds, err = intList("-d", *ds); err != nil {
 		return err
@@ -164,30 +165,30 @@ func runDimWideStudy(ctx context.Context, e *env, args []string) error {
 	}
 	for _, r := range cfg.Rows {
 		if !(r > 0) || math.IsInf(r, 0) {
-			return usagef("-rows: %v is not a positive number", r)
+			return cli.Usagef("-rows: %v is not a positive number", r)
 		}
 	}
 	for _, m := range cfg.Ms {
 		if !(m >= 0) || math.IsInf(m, 0) || (m > 1 && m != math.Trunc(m)) {
-			return usagef("-m: %v is neither a fraction below 1 nor a count", m)
+			return cli.Usagef("-m: %v is neither a fraction below 1 nor a count", m)
 		}
 	}
 	switch {
 	case *seeds < 1:
-		return usagef("-seeds must be positive")
+		return cli.Usagef("-seeds must be positive")
 	case *workers < 0:
-		return usagef("-workers must not be negative")
+		return cli.Usagef("-workers must not be negative")
 	case len(cfg.Families) == 0:
-		return usagef("-families is empty")
+		return cli.Usagef("-families is empty")
 	}
 	for _, d := range cfg.Ds {
 		if d < 2 {
-			return usagef("-d: %d columns are too few (at least 2)", d)
+			return cli.Usagef("-d: %d columns are too few (at least 2)", d)
 		}
 	}
 	for _, f := range cfg.Families {
 		if !slices.Contains(synth.WideFamilies, f) {
-			return usagef("-families: %q is not one of %s", f, strings.Join(synth.WideFamilies, ", "))
+			return cli.Usagef("-families: %q is not one of %s", f, strings.Join(synth.WideFamilies, ", "))
 		}
 	}
 	if err := dimstudy.RunWide(ctx, cfg); err != nil {

@@ -14,8 +14,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/methods"
-	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // command is a study: its name, a line for the list, its usage (the
@@ -37,19 +37,6 @@ type env struct {
 var studies = map[string]*command{}
 
 func registerStudy(c *command) { studies[c.name] = c }
-
-// errUsage marks an error of the command line, reported with the study's
-// usage.
-var errUsage = errors.New("usage")
-
-// usageError is an error of the command line: it matches errUsage but
-// prints only its message.
-type usageError struct{ error }
-
-func (usageError) Is(target error) bool { return target == errUsage }
-
-// usagef returns a usage error with the formatted message.
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -97,7 +84,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.Is(err, errUsage):
+	case errors.Is(err, cli.ErrUsage):
 		fmt.Fprintf(stderr, "reproduce %s: %s\n\n%s", c.name, err, c.usage)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		msg := "interrupted"
@@ -109,63 +96,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "reproduce %s: %v\n", c.name, err)
 	}
 	return 1
-}
-
-// newFlags returns a flag set for study c that stays silent on errors
-// (run reports them).
-func newFlags(c *command) *flag.FlagSet {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	return fs
-}
-
-// parseFlags parses args, printing the usage with the flag defaults on -h.
-func parseFlags(fs *flag.FlagSet, c *command, e *env, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(e.stdout, c.usage)
-			fmt.Fprintln(e.stdout, "\nFlags:")
-			fs.VisitAll(func(f *flag.Flag) {
-				def := ""
-				if f.DefValue != "" {
-					def = fmt.Sprintf(" (default %s)", f.DefValue)
-				}
-				fmt.Fprintf(e.stdout, "  -%-10s %s%s\n", f.Name, f.Usage, def)
-			})
-			return err
-		}
-		return usagef("%v", err)
-	}
-	return nil
-}
-
-// distList parses the -dists flag: a comma-separated list of the signal
-// distributions a, b, c, d; an empty list is a usage error.
-func distList(s string) ([]ngcatest.Distribution, error) {
-	var ds []ngcatest.Distribution
-	for _, p := range splitList(s) {
-		dist, err := ngcatest.ParseDistribution(p)
-		if err != nil {
-			return nil, usagef("-dists: %v", err)
-		}
-		ds = append(ds, dist)
-	}
-	if len(ds) == 0 {
-		return nil, usagef("-dists is empty")
-	}
-	return ds, nil
-}
-
-// splitList splits a comma-separated flag value, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // methodLabels joins the labels of the methods as "a, b and c".

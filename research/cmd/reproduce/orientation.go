@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/research/internal/repro/orientation"
 )
@@ -63,7 +64,7 @@ Examples:
 
 func runOrientation(ctx context.Context, e *env, args []string) error {
 	c := studies["orientation"]
-	fs := newFlags(c)
+	fs := cli.NewFlagSet(c.name)
 	out := fs.String("out", "results/orientation", "output directory")
 	seeds := fs.Int("seeds", 10, "seeded data sets per cell")
 	sngcaSeeds := fs.Int("sngca-seeds", 0, "data sets per cell, the first ones, that SNGCA is fitted to (0 = all -seeds)")
@@ -75,7 +76,7 @@ func runOrientation(ctx context.Context, e *env, args []string) error {
 	resume := fs.Bool("resume", false, "keep every fit of -out's orientation.csv (other blocks and signals too: the report covers them all) and fit only the missing ones; the file must come from a run with the same -seed (not checked)")
 	rerun := fs.String("rerun", "", "comma-separated estimators whose fits in -out's orientation.csv are dropped and made again (the others are kept, as with -resume)")
 	reportOnly := fs.Bool("report-only", false, "rebuild orientation.md and orientation-cells.csv from -out's orientation.csv without fitting")
-	if err := parseFlags(fs, c, e, args); err != nil {
+	if err := cli.Parse(fs, args, c.usage, e.stdout); err != nil {
 		return err
 	}
 	cfg := orientation.Config{Seeds: *seeds, SNGCASeeds: *sngcaSeeds, Seed: *seed, Workers: *workers, Out: *out,
@@ -95,36 +96,36 @@ func runOrientation(ctx context.Context, e *env, args []string) error {
 func orientationFlags(rest []string, cfg *orientation.Config, ms, blocks, signals, rerun string) error {
 	switch {
 	case len(rest) > 0:
-		return usagef("unexpected argument %q", rest[0])
+		return cli.Usagef("unexpected argument %q", rest[0])
 	case cfg.Seeds < 1:
-		return usagef("-seeds must be at least 1")
+		return cli.Usagef("-seeds must be at least 1")
 	case cfg.SNGCASeeds < 0:
-		return usagef("-sngca-seeds must not be negative (leave SNGCA out with -methods)")
+		return cli.Usagef("-sngca-seeds must not be negative (leave SNGCA out with -methods)")
 	case cfg.Workers < 0:
-		return usagef("-workers must not be negative")
+		return cli.Usagef("-workers must not be negative")
 	case cfg.ReportOnly && (cfg.Resume || rerun != ""):
-		return usagef("-report-only fits nothing: it takes neither -resume nor -rerun")
+		return cli.Usagef("-report-only fits nothing: it takes neither -resume nor -rerun")
 	}
-	if len(splitList(blocks)) == 0 {
-		return usagef("-blocks is empty")
+	if len(cli.SplitList(blocks)) == 0 {
+		return cli.Usagef("-blocks is empty")
 	}
 	var err error
 	if cfg.Methods, err = methods.Parse(ms); err != nil {
-		return usagef("-methods: %v", err)
+		return cli.Usagef("-methods: %v", err)
 	}
-	if cfg.Cells, err = orientation.SelectCells(splitList(blocks), splitList(signals)); err != nil {
-		return usagef("-blocks, -signals: %v", err)
+	if cfg.Cells, err = orientation.SelectCells(cli.SplitList(blocks), cli.SplitList(signals)); err != nil {
+		return cli.Usagef("-blocks, -signals: %v", err)
 	}
 	if rerun == "" {
 		return nil
 	}
 	again, err := methods.Parse(rerun)
 	if err != nil {
-		return usagef("-rerun: %v", err)
+		return cli.Usagef("-rerun: %v", err)
 	}
 	for _, m := range again {
 		if !slices.ContainsFunc(cfg.Methods, func(x methods.Method) bool { return x.Key == m.Key }) {
-			return usagef("-rerun: %s is not among -methods", m.Key)
+			return cli.Usagef("-rerun: %s is not among -methods", m.Key)
 		}
 		cfg.Rerun = append(cfg.Rerun, m.Key)
 	}

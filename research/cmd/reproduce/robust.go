@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/research/internal/repro/robust"
 )
 
@@ -45,7 +46,7 @@ Examples:
 
 func runRobustStudy(ctx context.Context, e *env, args []string) error {
 	c := studies["robust"]
-	fs := newFlags(c)
+	fs := cli.NewFlagSet(c.name)
 	out := fs.String("out", "results/robust", "output directory")
 	seeds := fs.Int("seeds", 10, "seeded data sets per cell and distribution")
 	cellList := fs.String("cells", "", "cells to run, by number (default all)")
@@ -53,30 +54,30 @@ func runRobustStudy(ctx context.Context, e *env, args []string) error {
 	n := fs.Int("n", 2000, "observations per data set")
 	seed := fs.Uint64("seed", 1, "random seed")
 	workers := fs.Int("workers", 0, "data sets at once (0 = all CPUs)")
-	if err := parseFlags(fs, c, e, args); err != nil {
+	if err := cli.Parse(fs, args, c.usage, e.stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
 	cfg := robust.Config{Seeds: *seeds, N: *n, Seed: *seed, Workers: *workers, Out: *out, Progress: e.stderr}
 	all := robust.DefaultCells()
-	for _, s := range splitList(*cellList) {
+	for _, s := range cli.SplitList(*cellList) {
 		i, err := strconv.Atoi(s)
 		if err != nil || i < 1 || i > len(all) {
-			return usagef("-cells: %q is not a cell number from 1 to %d", s, len(all))
+			return cli.Usagef("-cells: %q is not a cell number from 1 to %d", s, len(all))
 		}
 		cfg.Cells = append(cfg.Cells, all[i-1])
 	}
 	var err error
-	if cfg.Dists, err = distList(*dists); err != nil {
+	if cfg.Dists, err = cli.DistList(*dists); err != nil {
 		return err
 	}
 	switch {
 	case *seeds < 1:
-		return usagef("-seeds must be at least 1")
+		return cli.Usagef("-seeds must be at least 1")
 	case *workers < 0:
-		return usagef("-workers must not be negative")
+		return cli.Usagef("-workers must not be negative")
 	}
 	if err := robust.Run(ctx, cfg); err != nil {
 		return err
