@@ -206,13 +206,13 @@ func dimNotes(rep *ngca.DimReport, n, d int) []string {
 	rest := rep.Remainder
 	switch {
 	case rep.FewRows && rest.Rejected:
-		notes = append(notes, fmt.Sprintf("%s: below about %d rows a weak signal in a direction that mixes the columns "+
-			"cannot be told from noise, and the other %s %s not jointly Gaussian (p = %.3g), so there is non-Gaussian structure beyond the %s found; "+
+		notes = append(notes, fmt.Sprintf("%s: below about %d rows the test can miss a weak signal in a direction that mixes the columns, "+
+			"and the other %s %s not jointly Gaussian (p = %.3g), so there is non-Gaussian structure beyond the %s found; "+
 			"more rows (or fewer columns) would resolve it", fewRows(n, d), enoughRows(rep), countNoun(d-rep.Dim, "direction"),
 			agree(d-rep.Dim, "is", "are"), rest.PValue, countNoun(rep.Dim, "direction")))
 	case rep.FewRows && atMost(rep) == "":
-		notes = append(notes, fmt.Sprintf("%s: below about %d rows a weak signal in a direction that mixes the columns "+
-			"cannot be told from noise, so there may be more non-Gaussian directions than the %d found; more rows (or fewer columns) would settle it",
+		notes = append(notes, fmt.Sprintf("%s: below about %d rows the test can miss a weak signal in a direction that mixes the columns, "+
+			"so there may be more non-Gaussian directions than the %d found; more rows (or fewer columns) would settle it",
 			fewRows(n, d), enoughRows(rep), rep.Dim))
 	case rest.Rejected:
 		notes = append(notes, fmt.Sprintf("the other %s %s not jointly Gaussian (p = %.3g): there is non-Gaussian structure beyond the %s found, "+
@@ -284,9 +284,9 @@ func fewRowsAdvice(rep *ngca.DimReport, n, d int) string {
 	return "the structure is too weak or too spread out to stand out one direction at a time"
 }
 
-// fewRows says that n rows are few for d columns.
+// fewRows says that n rows are few for the test on d columns.
 func fewRows(n, d int) string {
-	return fmt.Sprintf("%s are few for %s", countNoun(n, "row"), countNoun(d, "column"))
+	return fmt.Sprintf("%s are few for the dimension test on %s", countNoun(n, "row"), countNoun(d, "column"))
 }
 
 // enoughRows returns the rows below which the test sets FewRows.

@@ -81,13 +81,13 @@ func TestDimFewRows(t *testing.T) {
 	path := writeFile(t, t.TempDir(), "few.csv", matrixCSV(x))
 	r := ngcaRun(t, "", "dim", path).mustSucceed(t, "dim", path)
 	if !strings.Contains(r.stdout, "dim = 0 (") || !strings.Contains(r.stdout, "the other 30 directions: not jointly Gaussian") ||
-		!strings.Contains(r.stderr, "note: 600 rows are few for 30 columns: below about 1800 rows") ||
+		!strings.Contains(r.stderr, "note: 600 rows are few for the dimension test on 30 columns: below about 1800 rows the test can miss a weak signal") ||
 		!strings.Contains(r.stderr, "non-Gaussian structure beyond the 0 directions found") {
 		t.Errorf("ngca dim: stdout\n%s\nstderr\n%s", r.stdout, r.stderr)
 	}
 	r = ngcaRun(t, "", "fit", "-dim", "auto", path)
 	if r.code != 1 || !strings.Contains(r.stderr, "no non-Gaussian direction resolved") || !strings.Contains(r.stderr, "the data are not Gaussian") ||
-		!strings.Contains(r.stderr, "600 rows are few for 30 columns") || strings.Contains(r.stderr, "look Gaussian") {
+		!strings.Contains(r.stderr, "600 rows are few for the dimension test on 30 columns") || strings.Contains(r.stderr, "look Gaussian") {
 		t.Errorf("fit -dim auto: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
