@@ -113,7 +113,7 @@ t5 (Student's t, 5 degrees of freedom), mixed (the four in turn) or
 mixed3 (uniform, exponential and bimodal in turn);
 m = 0 is Gaussian data, for the type-I error. It writes into -out:
   wide.csv  one row per data set: d, n, m, family, setting, seed, the m
-            found, whether the rows were few (n < d²), the p-value of the
+            found, whether the report set FewRows (n < 2d²), the p-value of the
             test of the directions left, the tests (k:p), the replicates
             run and the seconds
   wide.md   per d and n: right answers per family, setting and m, the
@@ -122,7 +122,8 @@ Data sets run in parallel (-workers), one core each. Ctrl-C stops cleanly
 and writes both files from the finished data sets.
 
 Examples:
-  go run ./cmd/reproduce dim-wide -out docs/dim/wide
+  go run ./cmd/reproduce dim-wide -seeds 1 -out docs/dim/wide
+  go run ./cmd/reproduce dim-wide -d 20,40 -rows 2 -out docs/dim/wide-seeds
   go run ./cmd/reproduce dim-wide -d 60 -rows 0.5 -m 0,0.25,0.5 -families mixed -out quick
 `,
 		run: runDimWideStudy,
@@ -134,7 +135,7 @@ func runDimWideStudy(ctx context.Context, e *env, args []string) error {
 	fs := cli.NewFlagSet(c.name)
 	out := fs.String("out", "results/dim-wide", "output directory")
 	ds := fs.String("d", "20,40,60", "numbers of columns")
-	rows := fs.String("rows", "1", "rows as multiples of d²")
+	rows := fs.String("rows", "1,2", "rows as multiples of d²")
 	ns := fs.String("n", "", "rows as counts, for every d (instead of -rows)")
 	ms := fs.String("m", "0,1,2,0.25,0.5", "true dimensions: fractions of d (below 1) or counts")
 	fams := fs.String("families", strings.Join(synth.WideFamilies[:5], ","), "signal families: "+strings.Join(synth.WideFamilies, ", "))

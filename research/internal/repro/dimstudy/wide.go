@@ -21,7 +21,7 @@ import (
 // WideConfig describes the wide study. Zero values mean the defaults noted.
 type WideConfig struct {
 	Ds       []int     // columns; nil: 20, 40, 60
-	Rows     []float64 // rows as multiples of d²; nil: 1
+	Rows     []float64 // rows as multiples of d²; nil: 1 and 2
 	Ns       []int     // if not nil, rows as counts (instead of Rows)
 	Ms       []float64 // true dimensions as fractions of d (rounded, at least 1 if positive) or, ≥ 1, counts; nil: 0, 1, 2, ¼, ½
 	Families []string  // nil: the first five of synth.WideFamilies (not mixed3)
@@ -65,7 +65,7 @@ func (c *WideConfig) defaults() error {
 		c.Ds = []int{20, 40, 60}
 	}
 	if c.Rows == nil {
-		c.Rows = []float64{1}
+		c.Rows = []float64{1, 2}
 	}
 	if c.Ms == nil {
 		c.Ms = []float64{0, 1, 2, 0.25, 0.5}
