@@ -149,7 +149,8 @@ type DimTest struct {
 // of one fixed direction is asymptotically χ²₂ on Gaussian data. The
 // search for each direction starts from the eigenvectors at both ends of
 // FOBI's fourth-moment matrix (Cardoso 1989), separated by FastICA
-// (Hyvärinen 1999), from the skewness vector and from the data's columns;
+// (Hyvärinen 1999) whose steps climb J, from the skewness vector and from
+// the data's columns;
 // a column's own direction is taken when it stands further above its
 // Gaussian median than the pursuit's best. This is the deflation-based
 // non-Gaussian projection pursuit of Nordhausen, Oja, Tyler and Virta
@@ -260,7 +261,7 @@ func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearc
 	return &dimSearch{pr: pr, opts: opts, y0: y, cols0: cols, deflation: newDeflation(y, cols), runs: map[int]*dimRun{},
 		rep: &DimReport{
 			settings: fmt.Sprintf("projection pursuit by a robust negentropy index from FOBI's %d + %d extreme eigenvectors "+
-				"(FastICA, %d steps), the skewness vector and the columns, %d refined by %d steps; Gaussian replicates",
+				"(FastICA, %d steps), the skewness vector and the columns, the %d best and the best of each kind refined by %d steps; Gaussian replicates",
 				dimSub, dimSuper, dimSubSteps, dimKeep, dimRefine),
 			alpha: opts.Alpha, bootstrap: opts.Bootstrap, maxDim: opts.MaxDim, d: pr.d, FewRows: pr.n < dimEnoughRows(pr.d),
 		}}, nil

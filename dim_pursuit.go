@@ -34,12 +34,13 @@ const (
 // spread on Gaussian data is about 2q·√(2/n), so that signals weaker than
 // that merge with the noise below about d² rows. Within the span of the
 // dimSub eigenvectors of the lowest eigenvalues (where sub-Gaussian signals
-// lie) and of the dimSuper of the highest, symmetric FastICA with the
-// Gaussian nonlinearity (Hyvärinen 1999) separates the merged directions;
-// the dimKeep best of these, of the skewness vector mean of
-// (‖y‖² − q − 2)·y and of the data's columns (by J) are refined in all q
+// lie) and of the dimSuper of the highest, symmetric FastICA (Hyvärinen
+// 1999) separates the merged directions. The dimKeep best of these, of
+// the skewness vector mean of (‖y‖² − q − 2)·y and of the data's columns
+// (by J), and the best of each kind of start, are refined in all q
 // dimensions by dimRefine steps of one-unit FastICA, and the best J seen
-// is the answer.
+// is the answer. Every FastICA step here climbs J itself, its skewness
+// term included (indexNonlinearity).
 const (
 	dimSub        = 15
 	dimSuper      = 5
@@ -75,19 +76,26 @@ func pursue(y *mat.Dense, cols *mat.Dense) pursuit {
 	}
 	c4, frob := fobi(y)
 	var starts [][]float64
+	// groups holds the starts of each kind (the two ends of FOBI's
+	// spectrum, the skewness vector) as ranges of starts.
+	var groups [][2]int
+	add := func(s ...[]float64) {
+		groups = append(groups, [2]int{len(starts), len(starts) + len(s)})
+		starts = append(starts, s...)
+	}
 	// A failed eigendecomposition (not seen for a finite symmetric
 	// matrix) leaves the skewness vector and the columns to start from.
 	if eig := (mat.EigenSym{}); eig.Factorize(c4, true) {
 		var vecs mat.Dense
 		eig.VectorsTo(&vecs)
 		sub := min(q, dimSub)
-		starts = append(starts, subspaceICA(y, &vecs, 0, sub)...)
+		add(subspaceICA(y, &vecs, 0, sub)...)
 		if sup := min(q-sub, dimSuper); sup > 0 {
-			starts = append(starts, subspaceICA(y, &vecs, q-sup, q)...)
+			add(subspaceICA(y, &vecs, q-sup, q)...)
 		}
 	}
 	if sk := skewness(y); floatsNorm(sk) > 0 {
-		starts = append(starts, sk) // 0 only for exactly symmetric data
+		add(sk) // 0 only for exactly symmetric data
 	}
 	colStarts := columnStarts(cols)
 	starts = append(starts, colStarts...)
@@ -109,6 +117,22 @@ func pursue(y *mat.Dense, cols *mat.Dense) pursuit {
 			p.columns, p.colU = j, mat.Col(nil, first+i, u)
 		}
 	}
+	idx := refineStarts(js, groups)
+	keep := mat.NewDense(q, len(idx), nil)
+	for j, i := range idx {
+		keep.SetCol(j, mat.Col(nil, i, u))
+	}
+	p.u, p.index = refine(y, keep, dimRefine)
+	return p
+}
+
+// refineStarts returns the starts to refine, by their J (js): the dimKeep
+// largest, then the largest of each group not among them. A start's J is
+// a poor guide to where refining it leads: the skewness vector points
+// about at a strongly skewed direction, but with so much noise mixed in
+// that its J can lie below that of the best noise direction, which
+// refining does not improve much.
+func refineStarts(js []float64, groups [][2]int) []int {
 	order := make([]int, len(js))
 	for i := range order {
 		order[i] = i
@@ -122,12 +146,19 @@ func pursue(y *mat.Dense, cols *mat.Dense) pursuit {
 		}
 		return 0
 	})
-	keep := mat.NewDense(q, min(dimKeep, len(order)), nil)
-	for j := range keep.RawMatrix().Cols {
-		keep.SetCol(j, mat.Col(nil, order[j], u))
+	idx := slices.Clone(order[:min(dimKeep, len(order))])
+	for _, g := range groups {
+		best := g[0]
+		for i := g[0]; i < g[1]; i++ {
+			if js[i] > js[best] {
+				best = i
+			}
+		}
+		if !slices.Contains(idx, best) {
+			idx = append(idx, best)
+		}
 	}
-	p.u, p.index = refine(y, keep, dimRefine)
-	return p
+	return idx
 }
 
 // fobi returns C₄ = mean of (‖y‖² − q − 2)·y·yᵀ of whitened y (FOBI's
@@ -235,50 +266,30 @@ func subspaceICA(y *mat.Dense, vecs *mat.Dense, from, to int) [][]float64 {
 	return out
 }
 
-// fastICA runs up to steps iterations of symmetric FastICA with the
-// Gaussian nonlinearity g(y) = y·exp(−y²/2) on whitened y (n×q) from the
-// orthonormal rows of w (k×q), and returns the rows. One iteration is
+// fastICA runs up to steps iterations of symmetric FastICA on whitened y
+// (n×q) from the orthonormal rows of w (k×q), each row climbing the
+// index J by the nonlinearity of indexNonlinearity, and returns the rows.
+// One iteration is
 //
-//	W ← orth( mean of g(W·yᵢ)·yᵢᵀ − diag(mean of g′(W·yᵢ))·W ),
-//
-// computed row by row in one pass.
+//	W ← orth( mean of h(W·yᵢ)·yᵢᵀ − diag(mean of h′(W·yᵢ))·W ).
 func fastICA(y, w *mat.Dense, steps int) *mat.Dense {
-	n, q := y.Dims()
+	n, _ := y.Dims()
 	k, _ := w.Dims()
-	next := mat.NewDense(k, q, nil)
-	g := make([]float64, k)
+	var proj, next mat.Dense
+	g := mat.NewDense(n, k, nil)
 	gp := make([]float64, k)
 	for it := 0; it < steps; it++ {
-		acc := next.RawMatrix().Data
-		clear(acc)
-		clear(gp)
-		wr := w.RawMatrix()
-		for i := 0; i < n; i++ {
-			row := y.RawRowView(i)
-			for j := range g {
-				wj := wr.Data[j*wr.Stride : j*wr.Stride+q]
-				var s float64
-				for l, v := range row {
-					s += wj[l] * v
-				}
-				e := math.Exp(-s * s / 2)
-				g[j] = s * e
-				gp[j] += (1 - s*s) * e
-			}
-			for j, gj := range g {
-				a := acc[j*q : j*q+q]
-				for l, v := range row {
-					a[l] += gj * v
-				}
-			}
-		}
+		proj.Mul(y, w.T())
+		indexNonlinearity(&proj, g, gp)
+		next.Mul(g.T(), y)
+		next.Scale(1/float64(n), &next)
 		for j := 0; j < k; j++ {
-			a := acc[j*q : j*q+q]
-			for l := range a {
-				a[l] = a[l]/float64(n) - gp[j]/float64(n)*w.At(j, l)
+			row := next.RawRowView(j)
+			for l, v := range w.RawRowView(j) {
+				row[l] -= gp[j] * v
 			}
 		}
-		orth, ok := symmetricOrth(next)
+		orth, ok := symmetricOrth(&next)
 		if !ok {
 			break
 		}
@@ -289,29 +300,50 @@ func fastICA(y, w *mat.Dense, steps int) *mat.Dense {
 			least = math.Min(least, math.Abs(agree.At(i, i)))
 		}
 		w = orth
-		if 1-least < 1e-10 {
+		if 1-least < 1e-7 {
 			break
 		}
 	}
 	return w
 }
 
-// gaussNonlinearity sets g = p·exp(−p²/2) elementwise and gp[j] to the
-// column means of g′(p) = (1 − p²)·exp(−p²/2).
-func gaussNonlinearity(p, g *mat.Dense, gp []float64) {
-	n, b := p.Dims()
-	for j := range gp[:b] {
+// indexNonlinearity sets, for each column p_j of p (n×s, projections of
+// whitened data on unit directions), g_j = h_j(p_j) elementwise and gp[j]
+// to the mean of h_j′(p_j), where h_j is the derivative of the index's
+// contrast a·G₁ + b·G₂ at the column's current means: G₁(y) =
+// y·exp(−y²/2), G₂(y) = exp(−y²/2), a = m₁/v₁, b = (m₂ − 1/√2)/v₂ (the
+// terms of J). One-unit FastICA with h, w ← mean of y·h(wᵀy) − mean of
+// h′(wᵀy)·w, then climbs J itself, its odd (skewness) term included; the
+// Gaussian nonlinearity alone sees only the even term and stalls between
+// two equally skewed signals.
+func indexNonlinearity(p, g *mat.Dense, gp []float64) {
+	n, s := p.Dims()
+	m1 := make([]float64, s)
+	m2 := make([]float64, s)
+	for i := 0; i < n; i++ {
+		for j, v := range p.RawRowView(i) {
+			e := math.Exp(-v * v / 2)
+			g.Set(i, j, e)
+			m1[j] += v * e
+			m2[j] += e
+		}
+	}
+	a := make([]float64, s)
+	b := make([]float64, s)
+	for j := range a {
+		a[j] = m1[j] / float64(n) / dimVarOdd
+		b[j] = (m2[j]/float64(n) - dimGaussCentre) / dimVarEven
 		gp[j] = 0
 	}
 	for i := 0; i < n; i++ {
 		prow, grow := p.RawRowView(i), g.RawRowView(i)
 		for j, v := range prow {
-			e := math.Exp(-v * v / 2)
-			grow[j] = v * e
-			gp[j] += (1 - v*v) * e
+			e, v2 := grow[j], v*v
+			grow[j] = (a[j]*(1-v2) - b[j]*v) * e
+			gp[j] += (a[j]*(v2-3)*v + b[j]*(v2-1)) * e
 		}
 	}
-	for j := range gp[:b] {
+	for j := range gp[:s] {
 		gp[j] /= float64(n)
 	}
 }
@@ -369,7 +401,7 @@ func refine(y, u *mat.Dense, steps int) ([]float64, float64) {
 		if it == steps {
 			break
 		}
-		gaussNonlinearity(proj, g, gp)
+		indexNonlinearity(proj, g, gp)
 		next.Mul(y.T(), g)
 		moved := false
 		for j := 0; j < s; j++ {

@@ -100,6 +100,8 @@ func checkDimReport(t *testing.T, rep *ngca.DimReport, d int) {
 
 // TestEstimateDimWide checks wide tables: six turned uniform signals of 20
 // columns at n = 2d² = 800, the weakest family where the rows suffice;
+// four turned asymmetric bimodal signals of 20 at n = 800, alike in all
+// but their skewness (a search by fourth moments alone merges them);
 // eight bimodal signals of 30 turned columns at n = d² = 900 (strong
 // enough to be found below 2d², with FewRows); ten uniform columns of 30
 // at n = 600 (found as columns, with FewRows); and twenty turned uniform
@@ -119,6 +121,7 @@ func TestEstimateDimWide(t *testing.T) {
 		unsolved bool
 	}{
 		{synth.Wide{N: 800, D: 20, M: 6, Family: "uniform", Turned: true}, 0, 6, false, false},
+		{synth.Wide{N: 800, D: 20, M: 4, Family: "asymmetric", Turned: true}, 0, 4, false, false},
 		{synth.Wide{N: 900, D: 30, M: 8, Family: "bimodal", Turned: true}, 0, 8, true, false},
 		{synth.Wide{N: 600, D: 30, M: 10, Family: "uniform"}, 1, 10, true, false},
 		{synth.Wide{N: 600, D: 30, M: 20, Family: "uniform", Turned: true}, 0, 0, true, true},
@@ -188,13 +191,13 @@ func TestEstimateDimWorkers(t *testing.T) {
 	var reps []*ngca.DimReport
 	for _, w := range []int{1, 3} {
 		var steps []ngca.Progress
-		rep, err := ngca.EstimateDim(context.Background(), x, ngca.DimOptions{Workers: w, Bootstrap: 19, Src: rand.NewPCG(3, 3),
+		rep, err := ngca.EstimateDim(context.Background(), x, ngca.DimOptions{Workers: w, Src: rand.NewPCG(3, 3),
 			Progress: func(p ngca.Progress) { steps = append(steps, p) }})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(steps) == 0 || steps[0].Stage != "k=0" || steps[len(steps)-1].Stage != "rest" ||
-			steps[len(steps)-1].Done != 19 {
+			steps[len(steps)-1].Done != 39 {
 			t.Errorf("workers %d: progress %+v", w, steps)
 		}
 		reps = append(reps, rep)

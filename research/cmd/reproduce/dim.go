@@ -109,8 +109,9 @@ non-Gaussian (m of -m:
 fractions of d below 1, counts from 1) and the rest N(0, 1), aligned (the
 signals are columns) and turned (a random rotation of all columns). The
 signals are of each family of -families: uniform, exponential, bimodal,
-t5 (Student's t, 5 degrees of freedom), mixed (the four in turn) or
-mixed3 (uniform, exponential and bimodal in turn);
+t5 (Student's t, 5 degrees of freedom), mixed (the four in turn),
+asymmetric (¾N(−1, ¼) + ¼N(3, ¼), non-Gaussian mostly by its skewness)
+or mixed3 (uniform, exponential and bimodal in turn);
 m = 0 is Gaussian data, for the type-I error. It writes into -out:
   wide.csv  one row per data set: d, n, m, family, setting, seed, the m
             found, whether the report set FewRows (n < 2d²), the p-value of the
@@ -138,7 +139,7 @@ func runDimWideStudy(ctx context.Context, e *env, args []string) error {
 	rows := fs.String("rows", "1,2", "rows as multiples of d²")
 	ns := fs.String("n", "", "rows as counts, for every d (instead of -rows)")
 	ms := fs.String("m", "0,1,2,0.25,0.5", "true dimensions: fractions of d (below 1) or counts")
-	fams := fs.String("families", strings.Join(synth.WideFamilies[:5], ","), "signal families: "+strings.Join(synth.WideFamilies, ", "))
+	fams := fs.String("families", strings.Join(dimstudy.DefaultWideFamilies, ","), "signal families: "+strings.Join(synth.WideFamilies, ", "))
 	seeds := fs.Int("seeds", 3, "data sets per cell")
 	seed := fs.Uint64("seed", 1, "random seed")
 	workers := fs.Int("workers", 0, "data sets at once (0 = all CPUs)")

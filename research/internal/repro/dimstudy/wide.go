@@ -24,7 +24,7 @@ type WideConfig struct {
 	Rows     []float64 // rows as multiples of d²; nil: 1 and 2
 	Ns       []int     // if not nil, rows as counts (instead of Rows)
 	Ms       []float64 // true dimensions as fractions of d (rounded, at least 1 if positive) or, ≥ 1, counts; nil: 0, 1, 2, ¼, ½
-	Families []string  // nil: the first five of synth.WideFamilies (not mixed3)
+	Families []string  // nil: DefaultWideFamilies
 	Seeds    int       // data sets per cell; 0: 3
 	Seed     uint64
 	Workers  int // data sets at once, one core each; 0: GOMAXPROCS
@@ -46,6 +46,10 @@ type WideRow struct {
 	Replicas int     // replicates run in all (tests and the remainder's)
 	Err      string
 }
+
+// DefaultWideFamilies are the signal families the wide study runs by
+// default: synth.WideFamilies but mixed3.
+var DefaultWideFamilies = []string{"uniform", "exponential", "bimodal", "t5", "mixed", "asymmetric"}
 
 var wideHeader = []string{"d", "n", "m", "family", "setting", "seed", "found", "few_rows", "rest_p", "tests", "replicates", "seconds", "error"}
 
@@ -71,7 +75,7 @@ func (c *WideConfig) defaults() error {
 		c.Ms = []float64{0, 1, 2, 0.25, 0.5}
 	}
 	if c.Families == nil {
-		c.Families = synth.WideFamilies[:5]
+		c.Families = DefaultWideFamilies
 	}
 	if c.Seeds == 0 {
 		c.Seeds = 3
