@@ -12,12 +12,14 @@ import (
 
 // BenchmarkEstimateDim times EstimateDim with its defaults (all CPUs) on
 // the wide tables of the timing goals in docs/dim.md: turned data whose
-// first m columns are uniform, exponential, bimodal and t5 in turn.
+// first m columns are uniform, exponential and bimodal in turn, and ten
+// columns with the four families of the wide study in turn.
 // One operation takes seconds: run it with -benchtime 1x.
 func BenchmarkEstimateDim(b *testing.B) {
 	for _, c := range []synth.Wide{
-		{N: 5000, D: 40, M: 10, Family: "mixed", Turned: true},
-		{N: 1800, D: 60, M: 20, Family: "mixed", Turned: true},
+		{N: 5000, D: 40, M: 10, Family: "mixed3", Turned: true},
+		{N: 1800, D: 60, M: 20, Family: "mixed3", Turned: true},
+		{N: 1800, D: 60, M: 30, Family: "mixed3", Turned: true},
 		{N: 2000, D: 10, M: 2, Family: "mixed", Turned: true},
 	} {
 		x, _, err := c.Sample(rand.NewPCG(1, 1))
