@@ -280,7 +280,8 @@ func fastICA(y, w *mat.Dense, steps int) *mat.Dense {
 	gp := make([]float64, k)
 	for it := 0; it < steps; it++ {
 		proj.Mul(y, w.T())
-		indexNonlinearity(&proj, g, gp)
+		m1, m2 := indexMoments(&proj, g)
+		indexNonlinearity(&proj, g, gp, m1, m2)
 		next.Mul(g.T(), y)
 		next.Scale(1/float64(n), &next)
 		for j := 0; j < k; j++ {
@@ -316,18 +317,11 @@ func fastICA(y, w *mat.Dense, steps int) *mat.Dense {
 // h′(wᵀy)·w, then climbs J itself, its odd (skewness) term included; the
 // Gaussian nonlinearity alone sees only the even term and stalls between
 // two equally skewed signals.
-func indexNonlinearity(p, g *mat.Dense, gp []float64) {
+//
+// g must hold exp(−p²/2) elementwise and m1, m2 the column sums of
+// p·exp(−p²/2) and exp(−p²/2), as indexMoments leaves them.
+func indexNonlinearity(p, g *mat.Dense, gp, m1, m2 []float64) {
 	n, s := p.Dims()
-	m1 := make([]float64, s)
-	m2 := make([]float64, s)
-	for i := 0; i < n; i++ {
-		for j, v := range p.RawRowView(i) {
-			e := math.Exp(-v * v / 2)
-			g.Set(i, j, e)
-			m1[j] += v * e
-			m2[j] += e
-		}
-	}
 	a := make([]float64, s)
 	b := make([]float64, s)
 	for j := range a {
@@ -391,7 +385,8 @@ func refine(y, u *mat.Dense, steps int) ([]float64, float64) {
 	var next mat.Dense
 	for it := 0; ; it++ {
 		proj.Mul(y, u)
-		js := dimIndex(nil, nil, proj)
+		m1, m2 := indexMoments(proj, g)
+		js := indexOf(n, m1, m2)
 		for j, v := range js {
 			if it == 0 || v > best[j] {
 				best[j] = v
@@ -401,7 +396,7 @@ func refine(y, u *mat.Dense, steps int) ([]float64, float64) {
 		if it == steps {
 			break
 		}
-		indexNonlinearity(proj, g, gp)
+		indexNonlinearity(proj, g, gp, m1, m2)
 		next.Mul(y.T(), g)
 		moved := false
 		for j := 0; j < s; j++ {
@@ -448,18 +443,40 @@ func dimIndex(y, u, proj *mat.Dense) []float64 {
 			proj.Mul(y, u)
 		}
 	}
-	n, s := proj.Dims()
-	m1 := make([]float64, s)
-	m2 := make([]float64, s)
+	n, _ := proj.Dims()
+	m1, m2 := indexMoments(proj, nil)
+	return indexOf(n, m1, m2)
+}
+
+// indexMoments returns the column sums of p·exp(−p²/2) and exp(−p²/2)
+// over the n rows of p (n×s) and, with e not nil (n×s), stores
+// exp(−p²/2) in it.
+func indexMoments(p, e *mat.Dense) (m1, m2 []float64) {
+	n, s := p.Dims()
+	m1 = make([]float64, s)
+	m2 = make([]float64, s)
 	for i := 0; i < n; i++ {
-		for j, v := range proj.RawRowView(i) {
-			e := math.Exp(-v * v / 2)
-			m1[j] += v * e
-			m2[j] += e
+		var erow []float64
+		if e != nil {
+			erow = e.RawRowView(i)
+		}
+		for j, v := range p.RawRowView(i) {
+			x := math.Exp(-v * v / 2)
+			if erow != nil {
+				erow[j] = x
+			}
+			m1[j] += v * x
+			m2[j] += x
 		}
 	}
+	return m1, m2
+}
+
+// indexOf returns J of each column from the sums of indexMoments over n
+// rows.
+func indexOf(n int, m1, m2 []float64) []float64 {
 	fn := float64(n)
-	out := make([]float64, s)
+	out := make([]float64, len(m1))
 	for j := range out {
 		a, b := m1[j]/fn, m2[j]/fn-dimGaussCentre
 		out[j] = fn * (a*a/dimVarOdd + b*b/dimVarEven)

@@ -53,9 +53,9 @@ func hookStages(report any) []studyhook.Stage {
 }
 
 func hookSetRobustPath(est any, path string) error {
-	w, ok := est.(*RobustWFLSNGCA)
-	if !ok {
-		return fmt.Errorf("%w: %T is not a *RobustWFLSNGCA", ErrParam, est)
+	w, err := hookTarget[RobustWFLSNGCA](est)
+	if err != nil {
+		return err
 	}
 	for _, p := range []robustPath{robustAdaptive, robustAxes, robustEquivariant} {
 		if p.String() == path {
@@ -67,36 +67,36 @@ func hookSetRobustPath(est any, path string) error {
 }
 
 func hookSetRobustNullZ(est any, z float64) error {
-	w, ok := est.(*RobustWFLSNGCA)
-	if !ok {
-		return fmt.Errorf("%w: %T is not a *RobustWFLSNGCA", ErrParam, est)
+	w, err := hookTarget[RobustWFLSNGCA](est)
+	if err != nil {
+		return err
 	}
 	w.nullZ = z
 	return nil
 }
 
 func hookSetNewPartition(est any) error {
-	w, ok := est.(*WFLSNGCA)
-	if !ok {
-		return fmt.Errorf("%w: %T is not a *WFLSNGCA", ErrParam, est)
+	w, err := hookTarget[WFLSNGCA](est)
+	if err != nil {
+		return err
 	}
 	w.newPartition = true
 	return nil
 }
 
 func hookSetIMAKSymmetric(est any) error {
-	im, ok := est.(*IMAK)
-	if !ok {
-		return fmt.Errorf("%w: %T is not an *IMAK", ErrParam, est)
+	im, err := hookTarget[IMAK](est)
+	if err != nil {
+		return err
 	}
 	im.symmetric = true
 	return nil
 }
 
 func hookSetSNGCAProjection(est any, projection string) error {
-	s, ok := est.(*SNGCA)
-	if !ok {
-		return fmt.Errorf("%w: %T is not a *SNGCA", ErrParam, est)
+	s, err := hookTarget[SNGCA](est)
+	if err != nil {
+		return err
 	}
 	for p, name := range sngcaProjections {
 		if name == projection {
@@ -167,4 +167,13 @@ func hookMIPPDetails(report any) (studyhook.MIPP, bool) {
 		d.Families = append(d.Families, studyhook.FamilyCount{Family: c.Family, Kept: c.Kept, Total: c.Total, Degenerate: c.Degenerate})
 	}
 	return d, true
+}
+
+// hookTarget returns est as a *T, or an ErrParam error naming both types.
+func hookTarget[T any](est any) (*T, error) {
+	t, ok := est.(*T)
+	if !ok {
+		return nil, fmt.Errorf("%w: %T is not a %T", ErrParam, est, t)
+	}
+	return t, nil
 }
