@@ -17,7 +17,10 @@ import (
 // a robust two-function approximation of negentropy (Hyvärinen, "New
 // approximations of differential entropy", NIPS 1997): m₁ measures
 // asymmetry, m₂ the weight of the centre against the tails, and both are
-// bounded, so that no single row can make a direction look non-Gaussian.
+// bounded, so that one row moves each by no more than about 1/n (a row far
+// enough out to carry a sizeable share of the variance in its direction still
+// makes that direction look non-Gaussian, through the whitening, which
+// compresses the other rows).
 // v₁ and v₂ are their asymptotic variances on Gaussian data once the
 // whitening has fixed the mean and variance of yᵤ, so that J of one fixed
 // direction is asymptotically χ²₂ there.

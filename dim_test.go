@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
@@ -155,6 +156,48 @@ func TestEstimateDimFewRows(t *testing.T) {
 		}
 		if want := c.n < max(2*c.d*c.d, 32*c.d); rep.FewRows != want {
 			t.Errorf("n = %d, d = %d: FewRows %v, want %v", c.n, c.d, rep.FewRows, want)
+		}
+	}
+}
+
+// TestEstimateDimOneRow pins what one far row does to Gaussian data of
+// 800 rows and 20 columns (docs/dim.md): the index is bounded, so a row at
+// norm 8 (about the largest of 800 such rows) leaves the answer as it is
+// without it, but through the whitening a row at norm 16, a third of the
+// variance in its direction, makes that direction non-Gaussian.
+func TestEstimateDimOneRow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("nine data sets of 800 rows")
+	}
+	t.Parallel()
+	const n, d = 800, 20
+	for seed := range uint64(3) {
+		dim := func(norm float64) int {
+			x, _, err := synth.Wide{N: n, D: d, Family: "gaussian"}.Sample(rand.NewPCG(seed, 21))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if norm > 0 {
+				rng := rand.New(rand.NewPCG(seed, 22))
+				row := make([]float64, d)
+				for j := range row {
+					row[j] = rng.NormFloat64()
+				}
+				floats.Scale(norm/floats.Norm(row, 2), row)
+				x.SetRow(0, row)
+			}
+			rep, err := ngca.EstimateDim(context.Background(), x, ngca.DimOptions{Src: rand.NewPCG(seed, 23)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rep.Dim
+		}
+		base := dim(0)
+		if got := dim(8); got != base {
+			t.Errorf("seed %d: one row at norm 8 turned Dim from %d to %d", seed, base, got)
+		}
+		if got := dim(16); got < 1 {
+			t.Errorf("seed %d: one row at norm 16: Dim = %d, want its direction found", seed, got)
 		}
 	}
 }
