@@ -124,7 +124,7 @@ and writes both files from the finished data sets.
 
 Examples:
   go run ./cmd/reproduce dim-wide -seeds 1 -out docs/dim/wide
-  go run ./cmd/reproduce dim-wide -d 20 -rows 2 -out docs/dim/wide-seeds
+  go run ./cmd/reproduce dim-wide -d 20,40 -rows 2 -out docs/dim/wide-seeds
   go run ./cmd/reproduce dim-wide -d 60 -rows 0.5 -m 0,0.25,0.5 -families mixed -out quick
 `,
 		run: runDimWideStudy,
