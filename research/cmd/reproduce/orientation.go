@@ -81,7 +81,7 @@ func runOrientation(ctx context.Context, e *env, args []string) error {
 	}
 	cfg := orientation.Config{Seeds: *seeds, SNGCASeeds: *sngcaSeeds, Seed: *seed, Workers: *workers, Out: *out,
 		Resume: *resume, ReportOnly: *reportOnly, Progress: e.stderr,
-		Command: strings.TrimSpace("go run ./cmd/reproduce orientation " + strings.Join(args, " "))}
+		Command: studyCommand("orientation", args)}
 	if err := orientationFlags(fs.Args(), &cfg, *ms, *blocks, *signals, *rerun); err != nil {
 		return err
 	}

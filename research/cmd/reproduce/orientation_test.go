@@ -29,7 +29,8 @@ func TestOrientationFlags(t *testing.T) {
 	})
 }
 
-// TestOrientationReportOnly rebuilds the report from a two-row CSV.
+// TestOrientationReportOnly rebuilds the report from a two-row CSV; its
+// Made-by command leaves -report-only out.
 func TestOrientationReportOnly(t *testing.T) {
 	out := t.TempDir()
 	csv := "block,cell,signal,m,n,d,r,mix,seed,method,epsilon,seconds,separation,path,p,refined,epsilon_axes,epsilon_equivariant,distance,error\n" +
@@ -43,7 +44,7 @@ func TestOrientationReportOnly(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	md, err := os.ReadFile(filepath.Join(out, "orientation.md"))
-	for _, want := range []string{"`go run ./cmd/reproduce orientation -report-only -out ", "| n=500 a k=turn r=0 | 0.01 | 0.5 |", "| WF-LSNGCA robust | 1 | 1 (0) |"} {
+	for _, want := range []string{"`go run ./cmd/reproduce orientation -out ", "| n=500 a k=turn r=0 | 0.01 | 0.5 |", "| WF-LSNGCA robust | 1 | 1 (0) |"} {
 		if err != nil || !strings.Contains(string(md), want) {
 			t.Errorf("orientation.md lacks %q (%v):\n%s", want, err, md)
 		}
