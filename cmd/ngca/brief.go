@@ -110,8 +110,9 @@ directions one by one, and "exactly k non-Gaussian dimensions" is tested
 against Gaussian data of the same size for a few k; it writes a line per
 test (index, its Gaussian median, p-value, decision), the answer and
 whether the directions left are Gaussian. Notes on stderr say when the
-rows are few for the columns (fewer than 2d²). "ngca fit -dim auto" runs
-the same test and fits with its answer.
+rows are few for the columns (fewer than 2d², or 32 per column below 16
+columns). "ngca fit -dim auto" runs the same test and fits with its
+answer.
 
 Examples:
   ngca dim data.csv

@@ -114,9 +114,9 @@ asymmetric (¾N(−1, ¼) + ¼N(3, ¼), non-Gaussian mostly by its skewness)
 or mixed3 (uniform, exponential and bimodal in turn);
 m = 0 is Gaussian data, for the type-I error. It writes into -out:
   wide.csv  one row per data set: d, n, m, family, setting, seed, the m
-            found, whether the report set FewRows (n < 2d²), the p-value of the
-            test of the directions left, the tests (k:p), the replicates
-            run and the seconds
+            found, whether the report set FewRows (n < max(2d², 32d)),
+            the p-value of the test of the directions left, the tests
+            (k:p), the replicates run and the seconds
   wide.md   per d and n: right answers per family, setting and m, the
             wrong answers, the type-I error and the times
 Data sets run in parallel (-workers), one core each. Ctrl-C stops cleanly
