@@ -172,18 +172,21 @@ func TestEstimateDimOneRow(t *testing.T) {
 	t.Parallel()
 	const n, d = 800, 20
 	for seed := range uint64(3) {
+		gauss, _, err := synth.Wide{N: n, D: d, Family: "gaussian"}.Sample(rand.NewPCG(seed, 21))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(seed, 22))
+		far := make([]float64, d) // the far row's direction
+		for j := range far {
+			far[j] = rng.NormFloat64()
+		}
+		floats.Scale(1/floats.Norm(far, 2), far)
 		dim := func(norm float64) int {
-			x, _, err := synth.Wide{N: n, D: d, Family: "gaussian"}.Sample(rand.NewPCG(seed, 21))
-			if err != nil {
-				t.Fatal(err)
-			}
+			x := mat.DenseCopyOf(gauss)
 			if norm > 0 {
-				rng := rand.New(rand.NewPCG(seed, 22))
 				row := make([]float64, d)
-				for j := range row {
-					row[j] = rng.NormFloat64()
-				}
-				floats.Scale(norm/floats.Norm(row, 2), row)
+				floats.ScaleTo(row, norm, far)
 				x.SetRow(0, row)
 			}
 			rep, err := ngca.EstimateDim(context.Background(), x, ngca.DimOptions{Src: rand.NewPCG(seed, 23)})
