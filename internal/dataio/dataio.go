@@ -1,5 +1,6 @@
 // Package dataio reads data tables for the ngca command: CSV, TSV,
-// space-separated and LIBSVM text files, plain or gzip-compressed, whole
+// space-separated, semicolon-separated (with decimal commas) and LIBSVM
+// text files, plain or gzip-compressed, whole
 // (Read) or row by row (Scanner), with the format, a header line and a
 // column of row names detected, an optional label column, a selection of
 // columns, missing values as errors or dropped rows, and errors (*Error values, matching ErrFormat)
@@ -40,12 +41,21 @@ const (
 	// and tabs, optionally quoted with double quotes, as R's write.table
 	// writes them by default.
 	Space
+	// Semicolon is semicolon-separated values, as spreadsheets and R's
+	// write.csv2 write CSV where the decimal mark is a comma: fields
+	// separated by ';', optionally quoted (RFC 4180), numbers with a
+	// decimal comma (1,25) or a decimal point (1.25), one mark for the
+	// whole file. A number with both marks, or with more than one comma,
+	// holds thousands separators and is an error, as is a number with the
+	// other mark than the file's first (a '.' in a file of decimal commas
+	// is a thousands separator there): ngca never reads 1.234 as 1234.
+	Semicolon
 )
 
-var formatNames = [...]string{Auto: "auto", CSV: "csv", TSV: "tsv", LIBSVM: "libsvm", Space: "space"}
+var formatNames = [...]string{Auto: "auto", CSV: "csv", TSV: "tsv", LIBSVM: "libsvm", Space: "space", Semicolon: "semicolon"}
 
-// String returns the format's name: "auto", "csv", "tsv", "libsvm" or
-// "space".
+// String returns the format's name: "auto", "csv", "tsv", "libsvm",
+// "space" or "semicolon".
 func (f Format) String() string {
 	if f < 0 || int(f) >= len(formatNames) {
 		return fmt.Sprintf("Format(%d)", int(f))
@@ -60,7 +70,7 @@ func ParseFormat(s string) (Format, error) {
 			return Format(f), nil
 		}
 	}
-	return Auto, fmt.Errorf("unknown format %q (want auto, csv, tsv, space or libsvm)", s)
+	return Auto, fmt.Errorf("unknown format %q (want auto, csv, semicolon, tsv, space or libsvm)", s)
 }
 
 // Base is the first feature index of a LIBSVM file.
@@ -133,6 +143,28 @@ type Options struct {
 	// whose cells Scanner.Kept returns as text with every row, whether or
 	// not they are data columns (ids, labels to carry through).
 	Keep string
+	// TextIDRows, if positive, leaves text ids out of the data of a CSV,
+	// TSV, space- or semicolon-separated file: a selected data column
+	// whose cell in the first data row is text (neither a number nor
+	// missing) is read as an id, not as data, if the file has at least
+	// TextIDRows data rows and the column holds a value in every one of
+	// them, no two the same (ids, names, UUIDs). Table.IDs lists such
+	// columns. Any other column of text is the error it is with
+	// TextIDRows 0, located at the first data row, but found at the row
+	// that repeats a value or misses one (or at the end of a file of too
+	// few rows). Columns of text are not read as ids if they are all the
+	// data columns there are.
+	TextIDRows int
+}
+
+// IDColumn is a column of text read as an id (Options.TextIDRows).
+type IDColumn struct {
+	// Field is the 1-based column of the file.
+	Field int
+	// Name is its header name, empty without one.
+	Name string
+	// First is its cell in the first data row, spaces trimmed.
+	First string
 }
 
 // Table is a data file's content.
@@ -180,6 +212,11 @@ type Table struct {
 	// Dropped is the number of rows left out for a missing value
 	// (Options.Missing = MissingDrop).
 	Dropped int
+	// IDs lists the columns of text read as ids (Options.TextIDRows),
+	// which are left out of X, in the order of the file. In a Scanner's
+	// Layout they are the columns that the rows must confirm as ids: Scan
+	// ends with an error instead if one is not.
+	IDs []IDColumn
 }
 
 // ErrFormat reports data that do not follow their format. Every *Error
@@ -263,7 +300,7 @@ func (e *Error) Is(target error) bool { return e.empty && target == ErrEmpty }
 // Parquet, NumPy, HDF5, a Python pickle, ...) are errors that name their
 // kind.
 //
-// CSV, TSV and space-separated files hold one observation per line and
+// CSV, TSV, space- and semicolon-separated files hold one observation per line and
 // the same number of fields on every line; blank lines and comment lines
 // (starting with '#') are skipped, and fields may be quoted.
 // With opt.Header set to HeaderAuto, the first row is a header if some of its
@@ -278,8 +315,10 @@ func (e *Error) Is(target error) bool { return e.empty && target == ErrEmpty }
 // given by name implies a header. Row names (see Table.RowNames) are left
 // out of the data.
 //
-// Every data cell must be a finite number or missing (see IsMissing and
-// Options.Missing); text or ±Inf is an error giving the line and column. A ragged row, an empty
+// Every data cell must be a finite number (see Semicolon for the decimal
+// commas of semicolon-separated files) or missing (see IsMissing and
+// Options.Missing); text or ±Inf is an error giving the line and column,
+// except in the text ids that Options.TextIDRows leaves out. A ragged row, an empty
 // file, a file with only a header, and (for LIBSVM, see ReadLIBSVM) a
 // malformed pair are errors too. All are *Error values.
 func Read(r io.Reader, name string, opt Options) (*Table, error) {

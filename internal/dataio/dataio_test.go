@@ -154,7 +154,7 @@ func TestReadErrors(t *testing.T) {
 		{"nan.csv", "x,y\n1,2\n3,NaN\n", Options{}, `nan.csv:3: column 2 ("y"): missing value ("NaN") in data row 2; -missing drop`, false},
 		{"inf.csv", "1,-inf\n", Options{}, `inf.csv:1: column 2: "-inf" is not a finite number`, false},
 		{"big.csv", "1,1e400\n", Options{}, `big.csv:1: column 2: "1e400" is too large for a float64`, false},
-		{"semi.csv", "1;2\n3;4\n", Options{}, `semi.csv:1: column 1: "1;2" is not a number (the file has one column: are its fields separated by ";"?`, false},
+		{"semi.csv", "1;2\n3;4\n", Options{Format: CSV}, `semi.csv:1: column 1: "1;2" is not a number (the file has one column: are its fields separated by ";"? -format semicolon reads them)`, false},
 		{"q.csv", "1,2\n3,4\"x\n", Options{}, `q.csv:2:4: bare " in non-quoted-field`, false},
 		{"l.csv", "1,2\n", Options{LabelCol: "3"}, "l.csv:1: label column 3 is out of range: the file has 2 columns", false},
 		{"l.csv", "x,y\n1,2\n", Options{LabelCol: "class"}, `l.csv:1: no column named "class" in the header ("x", "y")`, false},

@@ -2,6 +2,7 @@ package dataio
 
 import (
 	"bytes"
+	"encoding/csv"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,19 +26,31 @@ const sniffLines = 20
 // often have none (svmguide1) or another one (vehicle.scale), from the
 // content of the first 20 non-blank, non-comment lines: LIBSVM if one of
 // them looks like "label index:value ...", TSV if the first holds a tab,
-// space-separated if no line holds a comma (nor the first a tab) and every line but
-// the first splits at spaces into the same number of fields, at least 2
-// (the first line, a header, may have one fewer, as R's write.table
-// writes it), and CSV otherwise. A .csv file whose lines are
-// space-separated in this sense (R's write.table with the default sep)
-// is space-separated too.
+// semicolon-separated if the lines are (see below), space-separated if no
+// line holds a comma (nor the first a tab) and every line but the first
+// splits at spaces into the same number of fields, at least 2 (the first
+// line, a header, may have one fewer, as R's write.table writes it), and
+// CSV otherwise. A .csv file whose lines are semicolon- or
+// space-separated in this sense (a spreadsheet's export where the decimal
+// mark is a comma; R's write.table with the default sep) is read so too.
+//
+// Lines are semicolon-separated if every one of them splits at ';' into
+// the same number of fields, at least 2, and their data lines (all but
+// the first, if there are two or more) hold more numbers so split, with a
+// decimal comma or point, than split at ',' as CSV ("1,25;-0,5;3" is
+// three numbers, not the CSV fields "1", "25;-0" and "5;3"), or hold
+// numbers and split at ',' into fields of unequal numbers.
 func Detect(name string, data []byte) Format {
 	if ext := filepath.Ext(name); strings.EqualFold(ext, ".gz") {
 		name = name[:len(name)-len(ext)]
 	}
 	lines := sniff(data)
 	if f, ok := extensions[strings.ToLower(filepath.Ext(name))]; ok {
-		if f == CSV && spaceSeparated(lines) {
+		switch {
+		case f != CSV:
+		case semicolonSeparated(lines):
+			return Semicolon
+		case spaceSeparated(lines):
 			return Space
 		}
 		return f
@@ -50,10 +63,78 @@ func Detect(name string, data []byte) Format {
 	switch {
 	case len(lines) > 0 && strings.Contains(lines[0], "\t"):
 		return TSV
+	case semicolonSeparated(lines):
+		return Semicolon
 	case spaceSeparated(lines):
 		return Space
 	}
 	return CSV
+}
+
+// semicolonSeparated reports whether lines are those of a
+// semicolon-separated file (see Detect).
+func semicolonSeparated(lines []string) bool {
+	want := -1
+	for _, l := range lines {
+		if !strings.Contains(l, ";") {
+			return false
+		}
+		rec, ok := splitLine(l, ';')
+		if !ok || want >= 0 && len(rec) != want {
+			return false
+		}
+		want = len(rec)
+	}
+	if want < 2 {
+		return false
+	}
+	data := lines
+	if len(lines) > 1 {
+		data = lines[1:]
+	}
+	semi, csv := 0, 0
+	for _, l := range data {
+		rec, _ := splitLine(l, ';')
+		for _, c := range rec {
+			if isNumber(c, Semicolon) {
+				semi++
+			}
+		}
+		if rec, ok := splitLine(l, ','); ok {
+			for _, c := range rec {
+				if isNumber(c, CSV) {
+					csv++
+				}
+			}
+		}
+	}
+	return semi > csv || semi > 0 && !sameFields(lines, ',')
+}
+
+// sameFields reports whether lines split at comma (as CSV) into the same
+// number of fields.
+func sameFields(lines []string, comma rune) bool {
+	want := -1
+	for _, l := range lines {
+		rec, ok := splitLine(l, comma)
+		if !ok || want >= 0 && len(rec) != want {
+			return false
+		}
+		want = len(rec)
+	}
+	return true
+}
+
+// splitLine splits a line of a CSV file with the separator comma into its
+// fields; false if it is not one line of such a file (a quote left open,
+// a stray quote).
+func splitLine(line string, comma rune) ([]string, bool) {
+	r := csv.NewReader(strings.NewReader(line))
+	r.Comma = comma
+	r.FieldsPerRecord = -1
+	r.TrimLeadingSpace = true
+	rec, err := r.Read()
+	return rec, err == nil
 }
 
 // sniff returns the first sniffLines non-blank lines of data that are not

@@ -22,12 +22,16 @@ import (
 var fuzzNames = []string{"data.csv", "data.tsv", "data.tab", "data.libsvm", "data.svm", "data", "data.txt", "stdin", "DATA.CSV", "data.csv.gz", "data.txt.gz"}
 
 // fuzzOptions decodes the options of FuzzRead from two bytes and a label
-// column: the format (auto, csv, tsv, libsvm; space with bit 5), the
+// column: the format (auto, csv, tsv, libsvm; space with bit 5, or
+// semicolon with bit 5 and libsvm's bits), the
 // header mode, whether the label column is given as LabelCol or
 // LabelIfPresent, and the first LIBSVM index (bits 6 and 7).
 func fuzzOptions(mode, features byte, label string) Options {
 	opt := Options{Format: Format(mode & 3), Header: Header((mode >> 2 & 3) % 3), Features: int(features % 16), Base: Base(mode >> 6 % 3)}
-	if mode&0x20 != 0 {
+	switch {
+	case mode&0x23 == 0x23:
+		opt.Format = Semicolon
+	case mode&0x20 != 0:
 		opt.Format = Space
 	}
 	if mode&0x10 != 0 {
@@ -119,26 +123,29 @@ func FuzzReadLIBSVM(f *testing.F) {
 }
 
 // FuzzDetect checks that Detect always names a format, honours a known
-// extension (after a .gz; a .csv may be space-separated), and calls LIBSVM
-// only content with a line that looks like it and space-separated only
-// content without a comma.
+// extension (after a .gz; a .csv may be space- or semicolon-separated),
+// and calls LIBSVM only content with a line that looks like it, and
+// space- or semicolon-separated only content whose lines are.
 func FuzzDetect(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		got := Detect(name, data)
 		switch got {
-		case CSV, TSV, LIBSVM, Space:
+		case CSV, TSV, LIBSVM, Space, Semicolon:
 		default:
 			t.Fatalf("Detect(%q) = %v", name, got)
 		}
 		if got == Space && !spaceSeparated(sniff(data)) {
 			t.Fatalf("Detect(%q, %q) = space, for lines that are not", name, data)
 		}
+		if got == Semicolon && !semicolonSeparated(sniff(data)) {
+			t.Fatalf("Detect(%q, %q) = semicolon, for lines that are not", name, data)
+		}
 		base := name
 		if ext := filepath.Ext(name); strings.EqualFold(ext, ".gz") {
 			base = name[:len(name)-len(ext)]
 		}
 		if want, ok := extensions[strings.ToLower(filepath.Ext(base))]; ok {
-			if got != want && !(want == CSV && got == Space) {
+			if got != want && !(want == CSV && (got == Space || got == Semicolon)) {
 				t.Fatalf("Detect(%q) = %v, want %v by the extension", name, got, want)
 			}
 			return

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"slices"
@@ -66,21 +67,36 @@ type Scanner struct {
 	lx   *libsvmData
 	full []float64
 
-	row      []float64
-	lbl      string
-	keep     []int    // 0-based file columns of Options.Keep
-	kept     []string // their cells in the current row
-	gap      bool     // the current row has a missing value (MissingKeep)
-	line     int
-	rows     int // rows returned
-	dropped  int
-	err      error
-	finished bool
+	row    []float64
+	lbl    string
+	keep   []int     // 0-based file columns of Options.Keep
+	kept   []string  // their cells in the current row
+	ids    []idCheck // the text id columns (Options.TextIDRows)
+	idLine int       // the line of the first data row
+	idSeed maphash.Seed
+	// decimal is the decimal mark of a semicolon-separated file, 0 until
+	// a number shows it, and decimalAt the cell and line that showed it.
+	decimal   byte
+	decimalAt string
+	gap       bool // the current row has a missing value (MissingKeep)
+	line      int
+	rows      int // rows returned
+	dropped   int
+	err       error
+	finished  bool
 }
 
 type pendingRec struct {
 	rec  []string
 	line int
+}
+
+// idCheck follows a column of text read as an id: the hashes of its
+// values so far (nil once it is no id: a value repeats or is missing).
+type idCheck struct {
+	j     int // 0-based column of the file
+	first string
+	seen  map[uint64]struct{}
 }
 
 // NewScanner reads the start of r (the header, for CSV, TSV and
@@ -98,7 +114,7 @@ func NewScanner(r io.Reader, name string, opt Options) (*Scanner, error) {
 	s := &Scanner{name: name, opt: opt, label: -1, rowNames: -1}
 	s.layout.Compressed = gz
 	switch f {
-	case CSV, TSV, Space:
+	case CSV, TSV, Space, Semicolon:
 		err = s.startDelimited(br, f)
 	case LIBSVM:
 		err = s.startLIBSVM(br)
@@ -206,6 +222,8 @@ func (s *Scanner) Scan() bool {
 				s.err = &Error{File: s.name, Msg: fmt.Sprintf("every one of the %s has a missing value (in a selected column or the label); -missing drop left none", plural(s.dropped, "row"))}
 			case s.rows == 0:
 				s.err = &Error{File: s.name, Line: s.line1, Msg: "no data rows, only a header", empty: true}
+			default:
+				s.err = s.confirmIDs()
 			}
 			return false
 		}
@@ -256,7 +274,7 @@ func (s *Scanner) startDelimited(br *bufio.Reader, f Format) error {
 	second = slices.Clone(second)
 	header := opt.Header
 	if header != HeaderNo && hasSecond && len(first) > 0 && len(first)+1 == len(second) &&
-		(header == HeaderYes || hasText(first)) {
+		(header == HeaderYes || hasText(first, f)) {
 		// R's write.table: a header one name short, rows that start with
 		// their name.
 		first = append([]string{""}, first...)
@@ -303,8 +321,8 @@ func (s *Scanner) startDelimited(br *bufio.Reader, f Format) error {
 			}
 			skip = func(j int) bool { return !slices.Contains(sel, j) || j == 0 && emptyFirst }
 		}
-		text1, num1 := classify(first, skip)
-		text2, _ := classify(second, skip) // 0 without a second row
+		text1, num1 := classify(first, skip, f)
+		text2, _ := classify(second, skip, f) // 0 without a second row
 		switch {
 		case text1 > 0 && (text2 == 0 || num1 == 0 && text1 > text2):
 			header = HeaderYes
@@ -321,7 +339,7 @@ func (s *Scanner) startDelimited(br *bufio.Reader, f Format) error {
 		if label >= 0 {
 			s.layout.LabelName = s.header[label]
 		}
-		if emptyFirst && s.rowNames < 0 && hasSecond && isText(second[0]) {
+		if emptyFirst && s.rowNames < 0 && hasSecond && isText(second[0], f) {
 			s.rowNames = 0 // pandas' to_csv or R's write.csv: text row names
 		}
 	}
@@ -333,6 +351,34 @@ func (s *Scanner) startDelimited(br *bufio.Reader, f Format) error {
 	}
 	if len(s.sel) == 0 {
 		return &Error{File: name, Line: line1, Msg: "no data columns, only the label column"}
+	}
+	if opt.TextIDRows > 0 {
+		data, line := first, line1 // the first data row
+		if s.layout.Header {
+			data, line = second, line2
+		}
+		if s.layout.Header && !hasSecond || len(data) != s.width {
+			data = nil // no data row, or a ragged one: parse says so
+		}
+		var ids []int
+		for _, j := range s.sel {
+			if data != nil && isText(data[j], f) {
+				ids = append(ids, j)
+			}
+		}
+		if len(ids) > 0 && len(ids) < len(s.sel) {
+			s.sel = slices.DeleteFunc(s.sel, func(j int) bool { return slices.Contains(ids, j) })
+			s.idLine, s.idSeed = line, maphash.MakeSeed()
+			for _, j := range ids {
+				c := idCheck{j: j, first: strings.TrimSpace(data[j]), seen: map[uint64]struct{}{}}
+				s.ids = append(s.ids, c)
+				id := IDColumn{Field: j + 1, First: c.first}
+				if s.header != nil {
+					id.Name = s.header[j]
+				}
+				s.layout.IDs = append(s.layout.IDs, id)
+			}
+		}
 	}
 	for _, j := range s.sel {
 		s.layout.Fields = append(s.layout.Fields, j+1)
@@ -374,7 +420,7 @@ func csvRecords(r io.Reader, name string, comma rune) func() ([]string, int, err
 	cr.Comma = comma
 	cr.FieldsPerRecord = -1       // raggedness is checked by parse, with a better message
 	cr.LazyQuotes = comma == '\t' // TSV files rarely quote, and then loosely
-	cr.TrimLeadingSpace = comma == ','
+	cr.TrimLeadingSpace = comma == ',' || comma == ';'
 	cr.Comment = '#'
 	cr.ReuseRecord = true
 	return func() (rec []string, line int, err error) {
@@ -425,14 +471,84 @@ func integerHeader(first, second []string, hasSecond bool) bool {
 	return false
 }
 
-// isText reports whether a cell holds text: it is neither missing nor a
-// number.
-func isText(c string) bool { return hasText([]string{c}) }
+// isText reports whether a cell of a file of format f holds text: it is
+// neither missing nor a number.
+func isText(c string, f Format) bool { return hasText([]string{c}, f) }
 
 // hasText reports whether a cell of rec holds text.
-func hasText(rec []string) bool {
-	t, _ := classify(rec, func(int) bool { return false })
+func hasText(rec []string, f Format) bool {
+	t, _ := classify(rec, func(int) bool { return false }, f)
 	return t > 0
+}
+
+// confirmIDs returns nil at the end of the file if the columns read as
+// text ids are ids (see Options.TextIDRows): the file has enough rows.
+// Otherwise it returns the error that the first data row would have given
+// without the option.
+func (s *Scanner) confirmIDs() error {
+	if len(s.ids) == 0 || s.rows+s.dropped >= s.opt.TextIDRows {
+		return nil
+	}
+	return s.idError(func(idCheck) bool { return true })
+}
+
+// checkIDs adds the cells of rec in the text id columns to their checks.
+// If a value repeats or is missing, the column is no id: it returns the
+// error that the first data row would have given without
+// Options.TextIDRows, naming every column that is no id.
+func (s *Scanner) checkIDs(rec []string) error {
+	failed := false
+	for k := range s.ids {
+		c := &s.ids[k]
+		v := strings.TrimSpace(rec[c.j])
+		h := maphash.String(s.idSeed, v)
+		if _, dup := c.seen[h]; dup || IsMissing(v) {
+			c.seen, failed = nil, true
+			continue
+		}
+		c.seen[h] = struct{}{}
+	}
+	if !failed {
+		return nil
+	}
+	return s.idError(func(c idCheck) bool { return c.seen == nil })
+}
+
+// idError returns the error of the text in the columns of s.ids for which
+// bad holds, located at the first data row.
+func (s *Scanner) idError(bad func(idCheck) bool) error {
+	var cols []int
+	var cells []string
+	for _, c := range s.ids {
+		if bad(c) {
+			cols, cells = append(cols, c.j), append(cells, c.first)
+		}
+	}
+	return s.textError(cols, cells, s.idLine)
+}
+
+// textError is the error of the columns cols (0-based in the file, in
+// order) of the first data row, on line, whose cells are text: it
+// gives the first and names the others, with how to leave them out.
+func (s *Scanner) textError(cols []int, cells []string, line int) error {
+	msg := fmt.Sprintf("%q is not a number", strings.TrimSpace(cells[0]))
+	refs := []string{s.columnRef(cols[0])}
+	var names []string
+	for _, j := range cols[1:] {
+		refs = append(refs, s.columnRef(j))
+		names = append(names, s.describeColumn(j))
+	}
+	if len(refs) == 1 {
+		msg += fmt.Sprintf(" (if the column is not data, leave it out with -drop %s, or name it with -label-col %s if it holds labels)", refs[0], refs[0])
+	} else {
+		verb := "holds"
+		if len(names) > 1 {
+			verb = "hold"
+		}
+		msg += fmt.Sprintf(" (%s %s text too: if these columns are not data, leave them out with -drop %s, or name a label column with -label-col)",
+			strings.Join(names, ", "), verb, strings.Join(refs, ","))
+	}
+	return s.cellError(cols[0], line, msg)
 }
 
 // parse reads the selected cells and the label of rec into s.row and
@@ -443,6 +559,9 @@ func (s *Scanner) parse(rec []string, line int) (bool, error) {
 	}
 	complete := true
 	s.gap = false
+	if err := s.checkIDs(rec); err != nil {
+		return false, err
+	}
 	for k, j := range s.keep {
 		s.kept[k] = strings.TrimSpace(rec[j])
 	}
@@ -481,33 +600,22 @@ func (s *Scanner) parse(rec []string, line int) (bool, error) {
 			s.row[k] = math.NaN()
 			continue
 		}
-		v, msg := parseCell(c)
+		v, msg := s.number(c, line)
 		if msg != "" {
 			switch {
 			case s.width == 1:
 				msg += oneColumnHint(c, comma(s.layout.Format))
 			case s.rows+s.dropped == 0 && strings.HasSuffix(msg, "is not a number"):
 				// Name every text column of the first data row at once.
-				refs := []string{s.columnRef(j)}
-				var names []string
+				cols, cells := []int{j}, []string{c}
 				for _, j2 := range s.sel[k+1:] {
 					if c2 := rec[j2]; !IsMissing(c2) {
-						if _, m2 := parseCell(c2); m2 != "" {
-							refs = append(refs, s.columnRef(j2))
-							names = append(names, s.describeColumn(j2))
+						if _, m2 := parseCell(c2, s.layout.Format); m2 != "" {
+							cols, cells = append(cols, j2), append(cells, c2)
 						}
 					}
 				}
-				if len(refs) == 1 {
-					msg += fmt.Sprintf(" (if the column is not data, leave it out with -drop %s, or name it with -label-col %s if it holds labels)", refs[0], refs[0])
-				} else {
-					verb := "holds"
-					if len(names) > 1 {
-						verb = "hold"
-					}
-					msg += fmt.Sprintf(" (%s %s text too: if these columns are not data, leave them out with -drop %s, or name a label column with -label-col)",
-						strings.Join(names, ", "), verb, strings.Join(refs, ","))
-				}
+				return false, s.textError(cols, cells, line)
 			}
 			return false, s.cellError(j, line, msg)
 		}
@@ -551,6 +659,8 @@ func comma(f Format) rune {
 		return '\t'
 	case Space:
 		return ' '
+	case Semicolon:
+		return ';'
 	}
 	return ','
 }
@@ -596,29 +706,98 @@ func (s *Scanner) startLIBSVM(r io.Reader) error {
 	return nil
 }
 
-// classify counts the cells of rec outside the columns skipped that hold
-// text (not a number) and those that hold numbers; empty cells and missing
-// values count as neither.
-func classify(rec []string, skip func(int) bool) (text, num int) {
+// classify counts the cells of rec (of a file of format f) outside the
+// columns skipped that hold text (not a number) and those that hold
+// numbers; empty cells and missing values count as neither.
+func classify(rec []string, skip func(int) bool, f Format) (text, num int) {
 	for j, c := range rec {
-		s := strings.TrimSpace(c)
-		if skip(j) || IsMissing(s) {
+		if skip(j) || IsMissing(c) {
 			continue
 		}
-		if _, err := strconv.ParseFloat(s, 64); err != nil && !errors.Is(err, strconv.ErrRange) {
-			text++
-		} else {
+		if isNumber(c, f) {
 			num++
+		} else {
+			text++
 		}
 	}
 	return text, num
 }
 
-// parseCell parses a data cell that is not missing. It returns a message
-// saying what is wrong if the cell is not a finite number.
-func parseCell(c string) (float64, string) {
+// isNumber reports whether the cell c, not missing, of a file of format f
+// holds a number: one that strconv.ParseFloat reads (too large a number
+// too), or in a semicolon-separated file one with a decimal comma or
+// with thousands separators, which parse rejects with a message.
+func isNumber(c string, f Format) bool {
 	s := strings.TrimSpace(c)
-	v, err := strconv.ParseFloat(s, 64)
+	if f == Semicolon {
+		var mark byte
+		if s, mark = decimalForm(s); mark == grouped {
+			s = strings.NewReplacer(".", "", ",", "").Replace(s)
+		}
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+// grouped is decimalForm's mark for a number with thousands separators.
+const grouped = 'g'
+
+// decimalForm returns the cell s (spaces trimmed) of a semicolon-separated
+// file as strconv.ParseFloat reads it, and its decimal mark: ',' for a
+// cell with one comma and no point (made a point), '.' for one with one
+// point and no comma, 0 for one with neither, and grouped (s as it is)
+// for one with a comma and a point, or more than one of either.
+func decimalForm(s string) (string, byte) {
+	commas, points := strings.Count(s, ","), strings.Count(s, ".")
+	switch {
+	case commas == 0 && points == 0:
+		return s, 0
+	case commas == 0 && points == 1:
+		return s, '.'
+	case commas == 1 && points == 0:
+		return strings.Replace(s, ",", ".", 1), ','
+	}
+	return s, grouped
+}
+
+// number parses a data cell that is not missing, on line. It returns a
+// message saying what is wrong if the cell is not a finite number; in a
+// semicolon-separated file, also if its decimal mark is not the file's.
+func (s *Scanner) number(c string, line int) (float64, string) {
+	v, msg := parseCell(c, s.layout.Format)
+	if msg != "" || s.layout.Format != Semicolon {
+		return v, msg
+	}
+	t := strings.TrimSpace(c)
+	_, mark := decimalForm(t)
+	switch {
+	case mark == 0 || mark == s.decimal:
+	case s.decimal == 0:
+		s.decimal, s.decimalAt = mark, fmt.Sprintf("%q on line %d", t, line)
+	case mark == '.':
+		return 0, fmt.Sprintf("%q has a '.', but the numbers of the file have a decimal comma (%s), where a '.' separates thousands: ngca reads one decimal mark per file, and no thousands separators", t, s.decimalAt)
+	default:
+		return 0, fmt.Sprintf("%q has a ',', but the numbers of the file have a decimal point (%s), where a ',' separates thousands: ngca reads one decimal mark per file, and no thousands separators", t, s.decimalAt)
+	}
+	return v, ""
+}
+
+// parseCell parses a data cell, not missing, of a file of format f (in a
+// semicolon-separated file, with a decimal comma or point). It returns a
+// message saying what is wrong if the cell is not a finite number.
+func parseCell(c string, f Format) (float64, string) {
+	s := strings.TrimSpace(c)
+	num := s
+	if f == Semicolon {
+		var mark byte
+		if num, mark = decimalForm(s); mark == grouped {
+			if isNumber(s, f) {
+				return 0, fmt.Sprintf("%q has thousands separators (a '.' and a ',', or two of either): ngca reads numbers without them, with one decimal mark", s)
+			}
+			return 0, fmt.Sprintf("%q is not a number", s)
+		}
+	}
+	v, err := strconv.ParseFloat(num, 64)
 	switch {
 	case errors.Is(err, strconv.ErrRange):
 		return 0, fmt.Sprintf("%q is too large for a float64", s)
@@ -671,12 +850,18 @@ func labelColumn(name string, first []string, line1 int, opt Options) (int, Head
 	return 0, header, &Error{File: name, Line: line1, Msg: fmt.Sprintf("no column named %q in the header (%s)", opt.LabelCol, strings.Join(quoted, ", "))}
 }
 
-// oneColumnHint suggests a reason why a file read as one column holds c.
+// oneColumnHint suggests a reason why a file read as one column holds c,
+// for a file whose separator is comma: another separator, with the
+// -format that reads it.
 func oneColumnHint(c string, comma rune) string {
-	for _, sep := range []string{";", "\t", ",", "|", " "} {
-		if strings.Contains(strings.TrimSpace(c), sep) && sep != string(comma) {
-			return fmt.Sprintf(" (the file has one column: are its fields separated by %q? Fields are separated by commas in CSV, tabs in TSV and spaces in space-separated files; see -format)", sep)
+	for _, sep := range []struct{ sep, format string }{{";", "semicolon"}, {"\t", "tsv"}, {",", "csv"}, {"|", ""}, {" ", "space"}} {
+		if !strings.Contains(strings.TrimSpace(c), sep.sep) || sep.sep == string(comma) {
+			continue
 		}
+		if sep.format == "" {
+			return fmt.Sprintf(" (the file has one column: are its fields separated by %q? ngca reads fields separated by commas, semicolons, tabs or spaces: -format csv, semicolon, tsv or space)", sep.sep)
+		}
+		return fmt.Sprintf(" (the file has one column: are its fields separated by %q? -format %s reads them)", sep.sep, sep.format)
 	}
 	return ""
 }
