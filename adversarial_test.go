@@ -174,10 +174,11 @@ func TestIdenticalRows(t *testing.T) {
 	}
 }
 
-// TestFoldsPlusOne fits n = folds + 1 rows (the fewest the kernel
-// estimators accept beyond n = folds) of d = 2 and 5 columns: every
-// estimator must return a valid result or a sentinel error, never a NaN
-// basis. With b = n centers and folds of one row the fits do run.
+// TestFoldsPlusOne fits n = folds + 1 rows of d = 2 and 5 columns (one
+// more than the kernel estimators accept for 2 columns; 5 columns need 8
+// rows, an ErrSamples error): every estimator must return a valid result
+// or a sentinel error, never a NaN basis. With b = n centers and folds of
+// one row the fits do run.
 func TestFoldsPlusOne(t *testing.T) {
 	for _, d := range []int{2, 5} {
 		x, _, err := ngcatest.Artificial{N: 6, D: max(d, 3)}.Sample(rand.NewPCG(7, 7))

@@ -128,7 +128,8 @@
 //     such column out, fits the others, returns a basis with zero rows for
 //     the columns left out, and lists them in Result.Dependent. A constant
 //     column is an ErrConstant error instead, and with n ≤ d rows the
-//     covariance is singular whatever the columns: ErrSamples.
+//     covariance is singular whatever the columns: every estimator asks
+//     for more rows than that (ErrSamples; see Errors).
 //
 // # Conventions
 //
@@ -169,7 +170,15 @@
 // Invalid data or configuration returns an error wrapping one of the
 // sentinels ErrShape, ErrDim, ErrSamples, ErrNonFinite, ErrConstant,
 // ErrParam or ErrSingular; a cancelled context returns an error for which
-// errors.Is(err, context.Canceled) holds. Within a cross-validation
+// errors.Is(err, context.Canceled) holds.
+//
+// Each Fit accepts no fewer rows than its doc comment states, as a
+// function of the data's d columns and its k cross-validation folds:
+// d + 2 for MIPP, IMAK, SNGCA and EstimateDim, max(k, ⌈k(d + 1)/(k − 1)⌉)
+// for WFLSNGCA, LSNGCA and RobustWFLSNGCA (5 rows for 3 columns and 14
+// for 10, with 5 folds), and k for LSLDG. Below that, the ErrSamples error
+// says how many rows the method needs and how many it got, and Check
+// refuses refits of fewer rows the same way. Within a cross-validation
 // grid a candidate whose solve fails is not an error: it scores +Inf and
 // shows in the reported score grid.
 package ngca

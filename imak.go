@@ -64,11 +64,11 @@ const (
 // invertible linear maps of the data, x ↦ A·x: whitening turns the map
 // into a rotation, with which the kernels, the metric and Ĝ turn, so that
 // the subspace becomes A⁻ᵀ times the one estimated from x, up to rounding.
-// Whitening needs more rows than columns; fewer are reported as
-// ErrSamples, and a covariance that cannot be whitened as ErrSingular, as
-// is a last matrix with fewer than Dim nonzero eigenvalues; a column that
-// is a copy or a linear combination of others is left out of the fit
-// (Result.Dependent).
+// Fit returns an error wrapping ErrSamples when n < d + 2, d the data's
+// columns, as MIPP does (d + 1 whitened rows have no shape left), and
+// ErrSingular for a covariance that cannot be whitened or a last matrix
+// with fewer than Dim nonzero eigenvalues; a column that is a copy or a
+// linear combination of others is left out of the fit (Result.Dependent).
 //
 // The zero value (with Dim set) gives the defaults: α = 0.5, Schedule
 // 0.5, 0.25, 0.1, 0.05, 0.02, 0, Tol = 1e-9, at most 50 passes.
@@ -178,7 +178,7 @@ func (im *IMAK) settings() (imakSettings, error) {
 // Result's Report is an *IMAKReport.
 func (im *IMAK) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw := newStopwatch()
-	pr, err := prepare(ctx, x, config{src: im.Src, workers: im.Workers, progress: im.Progress, steps: 1}, im.Dim, true)
+	pr, err := prepare(ctx, x, config{src: im.Src, workers: im.Workers, progress: im.Progress, steps: 1, rows: im.rows}, im.Dim, true)
 	if err != nil {
 		return nil, err
 	}
@@ -212,10 +212,11 @@ const methodIMAK = "IMAK"
 
 func init() { register(&IMAK{}) }
 
-func (im *IMAK) method() string    { return methodIMAK }
-func (im *IMAK) dim() int          { return im.Dim }
-func (im *IMAK) equivariant() bool { return true }
-func (im *IMAK) newReport() Report { return &IMAKReport{} }
+func (im *IMAK) method() string     { return methodIMAK }
+func (im *IMAK) dim() int           { return im.Dim }
+func (im *IMAK) equivariant() bool  { return true }
+func (im *IMAK) newReport() Report  { return &IMAKReport{} }
+func (im *IMAK) rows(d int) rowNeed { return whitenedRows(methodIMAK, d) }
 
 func (im *IMAK) with(src rand.Source, workers int) Estimator {
 	c := *im

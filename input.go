@@ -53,6 +53,10 @@ type config struct {
 	workers          int
 	progress         func(Progress)
 	steps            int // the number of progress stages of a fit
+	// rows, if not nil, gives the fewest rows the fit accepts for d
+	// columns (its estimator's rows); nil means 2. A kernel estimator's
+	// must ask for at least one row per fold.
+	rows func(d int) rowNeed
 }
 
 // plan is a config resolved against the data: defaults filled in, every value
@@ -70,7 +74,8 @@ type plan struct {
 
 // resolve checks the configuration against an n×d data set and fills in
 // the defaults: the worker count and source always, the folds, grids and
-// centers only for an estimator with a kernel basis.
+// centers only for an estimator with a kernel basis. It checks that n is
+// at least c.rows's minimum (2 if c.rows is nil) once the folds are known.
 func (c config) resolve(n, d int) (plan, error) {
 	p := plan{progress: &reporter{fn: c.progress, steps: c.steps}, workers: c.workers}
 	switch {
@@ -84,19 +89,24 @@ func (c config) resolve(n, d int) (plan, error) {
 		src = rand.NewPCG(0, 0)
 	}
 	p.rng = rand.New(src)
+	if c.kernel {
+		p.folds = c.folds
+		switch {
+		case p.folds == 0:
+			p.folds = defaultFolds
+		case p.folds < 2:
+			return p, fmt.Errorf("%w: Folds = %d, need at least 2", ErrParam, c.folds)
+		}
+	}
+	need := rowNeed{method: "the fit", min: 2, what: countOf(d, "column"), why: "a column's spread needs two values"}
+	if c.rows != nil {
+		need = c.rows(d)
+	}
+	if err := needRows(n, need); err != nil {
+		return p, err
+	}
 	if !c.kernel {
 		return p, nil
-	}
-
-	p.folds = c.folds
-	switch {
-	case p.folds == 0:
-		p.folds = defaultFolds
-	case p.folds < 2:
-		return p, fmt.Errorf("%w: Folds = %d, need at least 2", ErrParam, c.folds)
-	}
-	if n < p.folds {
-		return p, fmt.Errorf("%w: %d rows for %d folds", ErrSamples, n, p.folds)
 	}
 	var err error
 	if p.widths, err = grid("Widths", c.widths, defaultWidths()); err != nil {
@@ -174,9 +184,21 @@ func checkFinite(name string, x mat.Matrix) error {
 	return nil
 }
 
-// checkData validates the shape and values of the data matrix. minCols is the
-// smallest acceptable number of columns.
+// checkData validates the shape and values of the data matrix: at least
+// minCols columns and 2 rows, every value finite.
 func checkData(x mat.Matrix, minCols int) (n, d int, err error) {
+	if n, d, err = checkShape(x, minCols); err != nil {
+		return n, d, err
+	}
+	if n < 2 {
+		return n, d, fmt.Errorf("%w: %d row, need at least 2", ErrSamples, n)
+	}
+	return n, d, checkFinite("data", x)
+}
+
+// checkShape validates the shape of the data matrix: not nil nor empty,
+// with at least minCols columns.
+func checkShape(x mat.Matrix, minCols int) (n, d int, err error) {
 	if x == nil {
 		return 0, 0, fmt.Errorf("%w: nil data matrix", ErrShape)
 	}
@@ -190,10 +212,7 @@ func checkData(x mat.Matrix, minCols int) (n, d int, err error) {
 	if d < minCols {
 		return n, d, fmt.Errorf("%w: data have %d columns, need at least %d", ErrDim, d, minCols)
 	}
-	if n < 2 {
-		return n, d, fmt.Errorf("%w: %d row, need at least 2", ErrSamples, n)
-	}
-	return n, d, checkFinite("data", x)
+	return n, d, nil
 }
 
 // checkDim validates a target dimension m for d-dimensional data.
@@ -487,8 +506,11 @@ func prepare(ctx context.Context, x mat.Matrix, c config, dim int, hasDim bool) 
 	if hasDim {
 		minCols = 2
 	}
-	n, d, err := checkData(x, minCols)
+	n, d, err := checkShape(x, minCols)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkFinite("data", x); err != nil {
 		return nil, err
 	}
 	if hasDim {

@@ -30,7 +30,9 @@ import (
 // of another, up to scale and shift, or a linear combination of others)
 // are an ErrSingular error naming the column: their density is degenerate
 // and has no gradient. With no more rows than columns the check is not
-// made.
+// made: LSLDG accepts fewer rows than columns. Fit returns an error
+// wrapping ErrSamples when n < Folds, so that every fold holds out at
+// least one row.
 //
 // The zero value is ready to use and gives the settings of the paper.
 type LSLDG struct {
@@ -119,7 +121,13 @@ func (l *LSLDG) Fit(ctx context.Context, x mat.Matrix) (*LSLDGModel, error) {
 
 func (l *LSLDG) config() config {
 	return config{kernel: true, numCenters: l.NumCenters, centers: l.Centers, widths: l.Widths, ridges: l.Ridges,
-		folds: l.Folds, src: l.Src, workers: l.Workers, progress: l.Progress, steps: 1}
+		folds: l.Folds, src: l.Src, workers: l.Workers, progress: l.Progress, steps: 1, rows: l.rows}
+}
+
+// rows returns LSLDG's rule: n ≥ Folds (see LSLDG).
+func (l *LSLDG) rows(int) rowNeed {
+	k := foldsOf(l.Folds)
+	return rowNeed{method: "LSLDG", min: k, what: countOf(k, "cross-validation fold"), why: "every fold must hold out at least one row"}
 }
 
 // GradientTo sets dst to the estimated ∇log p at the rows of x: row i of

@@ -26,6 +26,15 @@ import (
 // If the vectors u(yᵢ) span fewer than Dim dimensions, Fit returns
 // an ErrSingular error rather than a basis with arbitrary directions.
 //
+// Fit returns an error wrapping ErrSamples when
+//
+//	n < max(k, ⌈k(d + 1)/(k − 1)⌉),   k = Folds,
+//
+// d the data's columns, as WFLSNGCA does: every fold holds out at least
+// one row and leaves more than d to fit on, since fewer whitened rows lie
+// in a subspace of lower dimension. That is more than the d + 2 rows that
+// whitening needs to leave the data a shape (see MIPP).
+//
 // The zero value (with Dim set) gives the settings of the paper.
 type LSNGCA struct {
 	// Dim is the dimension m of the non-Gaussian index space, 1 ≤ Dim < d.
@@ -87,10 +96,11 @@ const methodLSNGCA = "LSNGCA"
 
 func init() { register(&LSNGCA{}) }
 
-func (l *LSNGCA) method() string    { return methodLSNGCA }
-func (l *LSNGCA) dim() int          { return l.Dim }
-func (l *LSNGCA) equivariant() bool { return false }
-func (l *LSNGCA) newReport() Report { return &LSReport{} }
+func (l *LSNGCA) method() string     { return methodLSNGCA }
+func (l *LSNGCA) dim() int           { return l.Dim }
+func (l *LSNGCA) equivariant() bool  { return false }
+func (l *LSNGCA) newReport() Report  { return &LSReport{} }
+func (l *LSNGCA) rows(d int) rowNeed { return foldRows(methodLSNGCA, d, foldsOf(l.Folds)) }
 
 func (l *LSNGCA) with(src rand.Source, workers int) Estimator {
 	c := *l
@@ -100,7 +110,7 @@ func (l *LSNGCA) with(src rand.Source, workers int) Estimator {
 
 func (l *LSNGCA) config() config {
 	return config{kernel: true, numCenters: l.NumCenters, centers: l.Centers, widths: l.Widths, ridges: l.Ridges,
-		folds: l.Folds, src: l.Src, workers: l.Workers, progress: l.Progress, steps: 1}
+		folds: l.Folds, src: l.Src, workers: l.Workers, progress: l.Progress, steps: 1, rows: l.rows}
 }
 
 // lsStages is the outcome of the whitening and LSLDG steps of LSNGCA.

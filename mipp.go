@@ -206,10 +206,15 @@ type familyCount struct {
 // with arbitrary directions. On data without non-Gaussian structure many
 // optimised functions still pass τ = 1.6 (hundreds of the 4000 on Gaussian
 // data), so there the sign is the lack of a gap after the Dim-th of
-// Result.Eigenvalues, not an error. Whitening needs more rows than columns;
-// fewer are reported as ErrSamples, and a singular covariance as
+// Result.Eigenvalues, not an error. A singular covariance is reported as
 // ErrSingular; a column that is a copy or a linear combination of others
 // is left out of the fit (Result.Dependent).
+//
+// Fit returns an error wrapping ErrSamples when n < d + 2, d the data's
+// columns: whitening needs more rows than columns, and d + 1 rows whiten
+// to the corners of a regular simplex whatever the data (they are the
+// image of any other d + 1 rows under an affine map), which leaves an
+// estimate that turns with the data no shape to find directions in.
 //
 // The zero value (with Dim set) gives the settings of the paper.
 type MIPP struct {
@@ -253,7 +258,7 @@ const (
 // data or configuration, or the context's error if ctx is done.
 func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw := newStopwatch()
-	pr, err := prepare(ctx, x, config{src: m.Src, workers: m.Workers, progress: m.Progress, steps: 1}, m.Dim, true)
+	pr, err := prepare(ctx, x, config{src: m.Src, workers: m.Workers, progress: m.Progress, steps: 1, rows: m.rows}, m.Dim, true)
 	if err != nil {
 		return nil, err
 	}
@@ -314,10 +319,11 @@ const methodMIPP = "MIPP"
 
 func init() { register(&MIPP{}) }
 
-func (m *MIPP) method() string    { return methodMIPP }
-func (m *MIPP) dim() int          { return m.Dim }
-func (m *MIPP) equivariant() bool { return true }
-func (m *MIPP) newReport() Report { return &MIPPReport{} }
+func (m *MIPP) method() string     { return methodMIPP }
+func (m *MIPP) dim() int           { return m.Dim }
+func (m *MIPP) equivariant() bool  { return true }
+func (m *MIPP) newReport() Report  { return &MIPPReport{} }
+func (m *MIPP) rows(d int) rowNeed { return whitenedRows(methodMIPP, d) }
 
 func (m *MIPP) with(src rand.Source, workers int) Estimator {
 	c := *m

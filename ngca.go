@@ -40,6 +40,9 @@ type estimator interface {
 	equivariant() bool
 	// newReport returns a zero Report of the type its fits hold.
 	newReport() Report
+	// rows returns the fewest rows its Fit accepts for d columns, with
+	// its Folds (the rule its doc comment states).
+	rows(d int) rowNeed
 }
 
 // estimators holds a zero value of every estimator of the package, in the
@@ -61,8 +64,9 @@ var (
 	ErrShape = errors.New("ngca: bad shape")
 	// ErrDim reports a target dimension outside 1..d-1.
 	ErrDim = errors.New("ngca: dimension out of range")
-	// ErrSamples reports too few observations for the requested fit.
-	ErrSamples = errors.New("ngca: too few samples")
+	// ErrSamples reports too few rows (observations) for the requested
+	// fit; the message says how many the method needs and how many it got.
+	ErrSamples = errors.New("ngca: too few rows")
 	// ErrNonFinite reports a NaN or infinite input value.
 	ErrNonFinite = errors.New("ngca: non-finite value")
 	// ErrConstant reports a column with no variation, which cannot be standardised.

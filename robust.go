@@ -116,10 +116,17 @@ const (
 //     coordinates). Otherwise the equivariant
 //     estimate is returned.
 //
-// The variant needs more rows than columns and a covariance matrix that
-// can be inverted (ErrSamples, ErrSingular otherwise), as MIPP does, and
-// leaves out a column that is a linear combination of others
-// (Result.Dependent), as every estimator does. With few rows, or on data
+// Fit returns an error wrapping ErrSamples when
+//
+//	n < max(k, ⌈k(d + 1)/(k − 1)⌉),   k = Folds,
+//
+// d the data's columns, as WFLSNGCA does: every fold of its
+// cross-validated fits, whose linear parts have d + 1 coefficients, holds
+// out at least one row and leaves more than d to fit on; that is more than
+// the d + 2 rows of MIPP's start. It needs a covariance matrix that can be
+// inverted (ErrSingular otherwise), as MIPP does, and leaves out a column
+// that is a linear combination of others (Result.Dependent), as every
+// estimator does. With few rows, or on data
 // whose structure is spread over many columns, the null test zeroes
 // coordinates that carry signal: the axes
 // estimate then acts as feature selection, which the test usually
@@ -236,14 +243,15 @@ func (s robustSettings) steps() int {
 func (w *RobustWFLSNGCA) config(s robustSettings) config {
 	return config{kernel: true, numCenters: w.NumCenters, centers: w.Centers, widths: w.Widths, ridges: w.Ridges,
 		vWidths: w.VWidths, vRidges: w.VRidges,
-		folds: w.Folds, src: w.Src, workers: w.Workers, progress: w.Progress, steps: s.steps()}
+		folds: w.Folds, src: w.Src, workers: w.Workers, progress: w.Progress, steps: s.steps(), rows: w.rows}
 }
 
 // Fit estimates the non-Gaussian index space of the rows of x (n×d). It
 // returns an error wrapping one of the package's sentinels for invalid
 // data or configuration, or the context's error if ctx is done. The
-// Result's Report is a *RobustReport; its Eigenvalues are nil when the
-// equivariant estimate is returned.
+// Result's Report is a *RobustReport; its Eigenvalues are those of the
+// estimate returned: the axes estimate's, or for the equivariant estimate
+// those of its MIPP start (see Result.Eigenvalues).
 //
 // The random draws happen on the calling goroutine in a fixed order: the
 // centers, the screens' rows (only if n > 50000), the selection
@@ -259,9 +267,6 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 	}
 	if errSettings != nil {
 		return nil, errSettings
-	}
-	if pr.n <= pr.d {
-		return nil, fmt.Errorf("%w: %d rows for %d columns; robust WF-LSNGCA needs more rows than columns", ErrSamples, pr.n, pr.d)
 	}
 	wh, err := newWhitening(pr.z)
 	if err != nil {
@@ -340,10 +345,11 @@ const methodRobust = "WF-LSNGCA robust"
 
 func init() { register(&RobustWFLSNGCA{}) }
 
-func (w *RobustWFLSNGCA) method() string    { return methodRobust }
-func (w *RobustWFLSNGCA) dim() int          { return w.Dim }
-func (w *RobustWFLSNGCA) equivariant() bool { return false }
-func (w *RobustWFLSNGCA) newReport() Report { return &RobustReport{} }
+func (w *RobustWFLSNGCA) method() string     { return methodRobust }
+func (w *RobustWFLSNGCA) dim() int           { return w.Dim }
+func (w *RobustWFLSNGCA) equivariant() bool  { return false }
+func (w *RobustWFLSNGCA) newReport() Report  { return &RobustReport{} }
+func (w *RobustWFLSNGCA) rows(d int) rowNeed { return foldRows(methodRobust, d, foldsOf(w.Folds)) }
 
 func (w *RobustWFLSNGCA) with(src rand.Source, workers int) Estimator {
 	c := *w
@@ -352,9 +358,9 @@ func (w *RobustWFLSNGCA) with(src rand.Source, workers int) Estimator {
 }
 
 // refitsOf returns the estimator whose refits Check compares with res: w
-// with its Path set to the estimate res returned (RobustReport.Estimate), so
+// with its path set to the estimate res returned (RobustReport.Estimate), so
 // that Check measures that estimate's sampling error and not how often the
-// adaptive decision goes the other way; w itself if its Path is not
+// adaptive decision goes the other way; w itself if its path is not
 // adaptive or res holds no such report.
 func (w *RobustWFLSNGCA) refitsOf(res *Result) Estimator {
 	rep, ok := res.Report.(*RobustReport)

@@ -101,11 +101,13 @@ const (
 // metric coordinates, of the averaged Fantope matrix P̄ (in [0, 1], summing
 // to Dim). The Report is an *SNGCAReport.
 //
-// Fit needs more rows than columns (ErrSamples) and a covariance that can
-// be inverted (ErrSingular; a column that is a linear combination of
-// others is left out of the fit, see Result.Dependent); too few test
-// functions for the constraints, or functions whose vectors span fewer than
-// Dim dimensions, are ErrSingular too.
+// Fit returns an error wrapping ErrSamples when n < d + 2, d the data's
+// columns, as MIPP does: the metric whitens the data, and d + 1 whitened
+// rows have no shape left. It needs a covariance that can be inverted
+// (ErrSingular; a column that is a linear combination of others is left
+// out of the fit, see Result.Dependent); too few test functions for the
+// constraints, or functions whose vectors span fewer than Dim dimensions,
+// are ErrSingular too.
 //
 // The zero value (with Dim set) gives the defaults.
 type SNGCA struct {
@@ -202,7 +204,7 @@ func (s *SNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr, err := prepare(ctx, x, config{src: s.Src, workers: s.Workers, progress: s.Progress, steps: rep.passes}, s.Dim, true)
+	pr, err := prepare(ctx, x, config{src: s.Src, workers: s.Workers, progress: s.Progress, steps: rep.passes, rows: s.rows}, s.Dim, true)
 	if err != nil {
 		return nil, err
 	}
@@ -258,10 +260,11 @@ const methodSNGCA = "SNGCA"
 
 func init() { register(&SNGCA{}) }
 
-func (s *SNGCA) method() string    { return methodSNGCA }
-func (s *SNGCA) dim() int          { return s.Dim }
-func (s *SNGCA) equivariant() bool { return true }
-func (s *SNGCA) newReport() Report { return &SNGCAReport{} }
+func (s *SNGCA) method() string     { return methodSNGCA }
+func (s *SNGCA) dim() int           { return s.Dim }
+func (s *SNGCA) equivariant() bool  { return true }
+func (s *SNGCA) newReport() Report  { return &SNGCAReport{} }
+func (s *SNGCA) rows(d int) rowNeed { return whitenedRows(methodSNGCA, d) }
 
 func (s *SNGCA) with(src rand.Source, workers int) Estimator {
 	c := *s

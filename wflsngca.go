@@ -2,7 +2,6 @@ package ngca
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
@@ -43,8 +42,14 @@ import (
 // up to scale and shift, or a linear combination of others (to within the
 // data's rounding error) is left out of the fit (Result.Dependent), since
 // the fit would otherwise take the degenerate directions for non-Gaussian
-// ones. For the same reason Fit needs more rows than columns (ErrSamples otherwise; RobustWFLSNGCA
-// accepts fewer). If the estimated vectors v(xᵢ) span fewer than Dim
+// ones. For the same reason every cross-validation fit needs more rows
+// than columns: Fit returns an error wrapping ErrSamples when
+//
+//	n < max(k, ⌈k(d + 1)/(k − 1)⌉),   k = Folds,
+//
+// d the data's columns, so that every fold holds out at least one row and
+// leaves more than d to fit on (with 5 folds, 5 rows for 3 columns and 14
+// for 10). If the estimated vectors v(xᵢ) span fewer than Dim
 // dimensions (with grids on which every kernel vanishes, say), Fit returns
 // an ErrSingular error rather than a basis with arbitrary directions.
 //
@@ -102,9 +107,6 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if pr.n <= pr.d {
-		return nil, fmt.Errorf("%w: %d rows for %d columns; WF-LSNGCA needs more rows than columns", ErrSamples, pr.n, pr.d)
-	}
 	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newPartition)
 	sw.lap("prepare")
 	fit := func(ctx context.Context, st stage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
@@ -126,10 +128,11 @@ const methodWFLSNGCA = "WF-LSNGCA"
 
 func init() { register(&WFLSNGCA{}) }
 
-func (w *WFLSNGCA) method() string    { return methodWFLSNGCA }
-func (w *WFLSNGCA) dim() int          { return w.Dim }
-func (w *WFLSNGCA) equivariant() bool { return false }
-func (w *WFLSNGCA) newReport() Report { return &LSReport{} }
+func (w *WFLSNGCA) method() string     { return methodWFLSNGCA }
+func (w *WFLSNGCA) dim() int           { return w.Dim }
+func (w *WFLSNGCA) equivariant() bool  { return false }
+func (w *WFLSNGCA) newReport() Report  { return &LSReport{} }
+func (w *WFLSNGCA) rows(d int) rowNeed { return foldRows(methodWFLSNGCA, d, foldsOf(w.Folds)) }
 
 func (w *WFLSNGCA) with(src rand.Source, workers int) Estimator {
 	c := *w
@@ -140,7 +143,7 @@ func (w *WFLSNGCA) with(src rand.Source, workers int) Estimator {
 func (w *WFLSNGCA) config() config {
 	return config{kernel: true, numCenters: w.NumCenters, centers: w.Centers, widths: w.Widths, ridges: w.Ridges,
 		vWidths: w.VWidths, vRidges: w.VRidges,
-		folds: w.Folds, src: w.Src, workers: w.Workers, progress: w.Progress, steps: 2}
+		folds: w.Folds, src: w.Src, workers: w.Workers, progress: w.Progress, steps: 2, rows: w.rows}
 }
 
 // wfStages returns the two stages of Algorithm 1 on the standardised data

@@ -76,9 +76,6 @@ type Method struct {
 	// Kernel reports an estimator with kernel centers, cross-validated
 	// grids and folds.
 	Kernel bool
-	// Whitens reports an estimator that whitens the data and so needs more
-	// rows than columns.
-	Whitens bool
 	// Settings lists the names (see SettingNames) of the Settings fields
 	// that apply to the estimator.
 	Settings []string
@@ -104,19 +101,19 @@ var registry = []Method{
 			return &ngca.WFLSNGCA{Dim: s.Dim, NumCenters: s.Centers, Widths: s.Widths, Ridges: s.Ridges,
 				VWidths: s.VWidths, VRidges: s.VRidges, Folds: s.Folds, Src: s.Src, Workers: s.Workers, Progress: s.Progress}
 		}},
-	{Key: "lsngca", Label: "LSNGCA", Kernel: true, Whitens: true,
+	{Key: "lsngca", Label: "LSNGCA", Kernel: true,
 		Settings: kernelSettings,
 		New: func(s Settings) ngca.Estimator {
 			return &ngca.LSNGCA{Dim: s.Dim, NumCenters: s.Centers, Widths: s.Widths, Ridges: s.Ridges,
 				Folds: s.Folds, Src: s.Src, Workers: s.Workers, Progress: s.Progress}
 		}},
-	{Key: "mipp", Label: "MIPP", Whitens: true,
+	{Key: "mipp", Label: "MIPP",
 		Settings: []string{SetIterations, SetThreshold},
 		New: func(s Settings) ngca.Estimator {
 			return &ngca.MIPP{Dim: s.Dim, Iterations: s.Iterations, Threshold: s.Threshold,
 				Src: s.Src, Workers: s.Workers, Progress: s.Progress}
 		}},
-	{Key: "imak", Label: "IMAK", Whitens: true,
+	{Key: "imak", Label: "IMAK",
 		New: func(s Settings) ngca.Estimator {
 			return &ngca.IMAK{Dim: s.Dim, Src: s.Src, Workers: s.Workers, Progress: s.Progress}
 		}},
