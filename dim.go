@@ -47,6 +47,11 @@ type DimOptions struct {
 	// Total counting replicates. Steps bounds the number of stages; the
 	// search usually needs fewer.
 	Progress func(Progress)
+	// KeepFarRows keeps the rows that FarRows sets aside. By default
+	// (false) EstimateDim tests the other rows and names those in
+	// DimReport.SetAside: one far row stretches the whitening in its
+	// direction, which then looks non-Gaussian to any index.
+	KeepFarRows bool
 }
 
 // DimReport is the outcome of EstimateDim.
@@ -69,9 +74,9 @@ type DimReport struct {
 	// Dim is the estimated dimension of the non-Gaussian index space: the
 	// number of non-Gaussian directions resolved. 0 means none was.
 	Dim int
-	// FewRows reports n < dimEnoughRows(d) = max(2d², 32d): fewer rows than
-	// a weak symmetric signal in a direction that mixes the columns needs
-	// to be resolved, so Dim may undercount (signals along the columns and
+	// FewRows reports that the data have fewer rows n than max(2d², 32d),
+	// d the number of columns: fewer rows than a weak symmetric signal in a
+	// direction that mixes the columns needs to be resolved, so Dim may undercount (signals along the columns and
 	// skewed or strongly non-Gaussian ones are still found). The pursuit
 	// starts from fourth moments, whose matrix (FOBI's) carries noise of
 	// spread about q·√(2/n) per direction for q columns: a direction of
@@ -97,6 +102,10 @@ type DimReport struct {
 	// non-Gaussian structure beyond the Dim directions, too weak or too
 	// spread to be resolved direction by direction.
 	Remainder DimTest
+	// SetAside holds the indices, ascending, of the rows of x that
+	// FarRows set aside and the tests left out (nil with
+	// DimOptions.KeepFarRows).
+	SetAside []int
 
 	// The settings used, the defaults resolved (opts), and a description
 	// of the test's fixed settings; the command reads them through
@@ -192,11 +201,17 @@ type DimTest struct {
 // signal (see DimReport.FewRows). Remainder then tests
 // the d − Dim directions left by FOBI's matrix as a whole.
 //
+// Unless opts.KeepFarRows, the rows that FarRows sets aside are left out
+// first and named in DimReport.SetAside; n is then the number of rows
+// left.
+//
 // The cost is one pursuit per direction found and per replicate, each
 // O(n·q²) for q columns left: about Dim + 5 pursuits of the data and three
 // to a few tests of B replicates (fewer for accepted tests); see
 // docs/dim.md for calibration, power and timings. Errors wrap ErrShape,
-// ErrDim (d < 2 or MaxDim out of range), ErrSamples (n ≤ d),
+// ErrDim (d < 2 or MaxDim out of range), ErrSamples (n < d + 2: the
+// test whitens the data, and d + 1 whitened rows are the corners of a
+// regular simplex whatever the data, as for MIPP),
 // ErrNonFinite, ErrConstant, ErrSingular, ErrParam (Alpha, Bootstrap,
 // Workers) or the context's error.
 func EstimateDim(ctx context.Context, x mat.Matrix, opts DimOptions) (*DimReport, error) {
@@ -237,15 +252,25 @@ func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearc
 	case 1/float64(opts.Bootstrap+1) > opts.Alpha:
 		return nil, fmt.Errorf("%w: Bootstrap = %d is too small to reject at Alpha = %v: need B + 1 ≥ 1/Alpha", ErrParam, opts.Bootstrap, opts.Alpha)
 	}
-	pr, err := prepare(ctx, x, config{src: opts.Src, workers: opts.Workers}, 0, false)
+	var aside []int
+	if !opts.KeepFarRows {
+		if err := checkContext(ctx); err != nil {
+			return nil, err
+		}
+		scr, err := fitScreen(x)
+		if err != nil {
+			return nil, err
+		}
+		if aside = scr.RowsOf(x); len(aside) > 0 {
+			x = withoutRows(x, aside)
+		}
+	}
+	pr, err := prepare(ctx, x, config{src: opts.Src, workers: opts.Workers, rows: dimRows}, 0, false)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case pr.d < 2:
+	if pr.d < 2 {
 		return nil, fmt.Errorf("%w: data have %d column, need at least 2", ErrDim, pr.d)
-	case pr.n <= pr.d:
-		return nil, fmt.Errorf("%w: %d rows for %d columns; EstimateDim needs more rows than columns", ErrSamples, pr.n, pr.d)
 	}
 	if opts.MaxDim == 0 {
 		opts.MaxDim = pr.d - 1
@@ -264,8 +289,13 @@ func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearc
 				"(FastICA, %d steps), the skewness vector and the columns, the %d best and the best of each kind refined by %d steps; Gaussian replicates",
 				dimSub, dimSuper, dimSubSteps, dimKeep, dimRefine),
 			alpha: opts.Alpha, bootstrap: opts.Bootstrap, maxDim: opts.MaxDim, d: pr.d, FewRows: pr.n < dimEnoughRows(pr.d),
+			SetAside: aside,
 		}}, nil
 }
+
+// dimRows returns EstimateDim's fewest rows for d columns, d + 2: it
+// whitens the data (see whitenedRows).
+func dimRows(d int) rowNeed { return whitenedRows("EstimateDim", d) }
 
 // dimEnoughRows returns max(2d², 32d), the rows below which the report
 // of d columns sets FewRows (see DimReport.FewRows).
