@@ -146,6 +146,33 @@ type CheckReport struct {
 	// judges.
 	Agreements []Agreement
 
+	// FarRows holds the rows, counted from 0 and farthest first, that
+	// one more refit left out: those that FarRows sets aside and the
+	// farthest others by the same distance, ⌈n/100⌉ rows at least; the
+	// first FarRowsSetAside of them are those that FarRows sets aside. It is
+	// nil, and that refit not made, when FarRows cannot judge the data
+	// (fewer than 10 rows, or no more than 2(d + 1)).
+	// FarRowsMove is ε between the fit and that refit (1 if it failed,
+	// with its error in FarRowsError), and FarRowsControl ε between the
+	// fit and a refit, with the same seed, without as many rows drawn at
+	// random from the others. FarRowsLimit is the largest FarRowsMove that
+	// leaves the fit unmoved,
+	//
+	//	max(min(2·Spread + 0.01, 0.1), 2·FarRowsControl + 0.01):
+	//
+	// as for an agreement, but never above the ε at which a fit counts as
+	// wrong unless leaving out as many ordinary rows moves it as far.
+	// RowsDecide reports FarRowsMove > FarRowsLimit: a few rows decide
+	// the fit, which is then Doubtful, and the first reason names them and
+	// advises leaving them out.
+	FarRows         []int
+	FarRowsSetAside int
+	FarRowsMove     float64
+	FarRowsControl  float64
+	FarRowsLimit    float64
+	FarRowsError    string
+	RowsDecide      bool
+
 	// Separation is the fit's Result.Separation.
 	Separation float64
 	// Timings lists the wall time of the check's steps, ending with
@@ -209,7 +236,16 @@ type Agreement struct {
 //     refits hold fewer than d² rows (FewRows), the references' refits
 //     overstate their error, and Spread_ref is left out of the limit.
 //
-// The fit is Doubtful when it is unstable or agrees with no reference.
+//   - Rows: est is refitted without the rows farthest from the rest by
+//     FarRows' distance (those FarRows sets aside, and ⌈n/100⌉ at least),
+//     and without as many rows drawn at random. A fit that moves by more
+//     than min(2·Spread + 0.01, 0.1) without the farthest rows, and by
+//     more than twice as far as without the others (plus 0.01), is
+//     decided by a few rows (CheckReport.RowsDecide): the reasons name
+//     them and advise leaving them out, not more rows.
+//
+// The fit is Doubtful when a few rows decide it, when it is unstable, or
+// when it agrees with no reference.
 // Fits of the equivariant estimators (MIPP, IMAK, SNGCA) are judged by
 // their stability alone: they have no orientation to be biased by, and on
 // the fits the thresholds were chosen on a reference caught no wrong fit
@@ -218,7 +254,7 @@ type Agreement struct {
 // (docs/check.md gives the evidence for both choices).
 //
 // A fit of RobustWFLSNGCA's adaptive path is refitted on the path it took
-// (RobustReport.Path: the axes or the equivariant estimate), so that
+// (RobustReport.Estimate: the axes or the equivariant estimate), so that
 // Spread is that estimate's sampling error, not the chance that the
 // decision between the two goes the other way on fewer rows; the
 // agreement with the references then guards an axes estimate against
@@ -231,8 +267,10 @@ type Agreement struct {
 // reproducible only if its fits are. Check returns an error if x or res is
 // unusable (ErrShape, ErrNonFinite), if est's Dim differs from the fit's
 // (ErrDim) or res was made by another package estimator (ErrParam), if
-// opts.Refits or opts.Share is out of range (ErrParam), if no refit
-// succeeds (the error of the first, wrapped), or if ctx is done.
+// opts.Refits or opts.Share is out of range (ErrParam), if a refit of a
+// package estimator would have fewer rows than its Fit accepts (ErrSamples;
+// the message says how many rows the check needs), if no refit succeeds
+// (the error of the first, wrapped), or if ctx is done.
 func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts CheckOptions) (*CheckReport, error) {
 	if err := checkContext(ctx); err != nil {
 		return nil, err
@@ -244,6 +282,9 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	n, d := data.Dims()
 	b, s, err := refitSizes(opts, n)
 	if err != nil {
+		return nil, err
+	}
+	if err := refitRows(est, n, d, s, opts.Share); err != nil {
 		return nil, err
 	}
 	plan, err := config{src: opts.Src, workers: opts.Workers, progress: opts.Progress, steps: 1}.resolve(data.RawMatrix().Rows, data.RawMatrix().Cols)
@@ -258,8 +299,12 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	for i, r := range refs {
 		runs[i] = newCheckRun(r, true, b, plan.rng)
 	}
+	rowsRun, farRows, setAside := newRowsRun(own.est, data, plan.rng)
 
 	total := b + len(refs)*(b+1)
+	if rowsRun != nil {
+		total++
+	}
 	done := 0
 	plan.progress.begin("check")
 	tick := func() { done++; plan.progress.report(done, total) }
@@ -269,6 +314,9 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	first := []*checkRun{own}
 	if len(runs) > 0 {
 		first = append(first, runs[0])
+	}
+	if rowsRun != nil {
+		first = append(first, rowsRun)
 	}
 	if err := runFits(ctx, plan.workers, first, data, subs, tick); err != nil {
 		return nil, err
@@ -286,6 +334,10 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	rep.Directions = directionSpreads(res.Basis, own.refits(), scale)
 	rep.SpreadLimit = checkStable
 	rep.FewRows = s < d*d
+	if rowsRun != nil {
+		rep.FarRows, rep.FarRowsSetAside = farRows, setAside
+		rep.judgeRows(rowsRun, res.Basis)
+	}
 	if rep.Agreements, err = compareReferences(ctx, plan.workers, runs, data, subs, tick, res.Basis, rep.Spread, scale, rep.FewRows, sw); err != nil {
 		return nil, err
 	}
@@ -443,10 +495,13 @@ func (r *checkRun) agreement(basis *mat.Dense, spread, scale float64, few bool) 
 // for the advice when the rows are few.
 func (rep *CheckReport) judge(b, n, d int, equivariant bool) {
 	var reasons []string
+	if rep.RowsDecide {
+		reasons = append(reasons, rep.rowsReason(n))
+	}
 	if rep.Spread > rep.SpreadLimit {
 		reasons = append(reasons, fmt.Sprintf("unstable: refits on %d of the %d rows put the fit's own error at ε = %.3g (median of %d, scaled to n), above %g",
 			rep.RefitRows, n, rep.Spread, b, rep.SpreadLimit))
-		if rep.FewRows {
+		if rep.FewRows && !rep.RowsDecide {
 			rep.RowsNote = fewRows(n, d, rep.RefitRows, equivariant, false)
 			reasons = append(reasons, rep.RowsNote)
 		}
@@ -472,7 +527,7 @@ func (rep *CheckReport) judge(b, n, d int, equivariant bool) {
 	}
 	if !agrees {
 		reasons = append(reasons, "disagrees with "+strings.Join(far, " and with "))
-		if rep.FewRows && shaky && rep.Spread <= rep.SpreadLimit {
+		if rep.FewRows && shaky && rep.Spread <= rep.SpreadLimit && !rep.RowsDecide {
 			// The references are blind to the columns' orientation: the
 			// rows that are few for them may be why none could vouch.
 			rep.RowsNote = fewRows(n, d, rep.RefitRows, equivariant, true)

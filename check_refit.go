@@ -24,6 +24,8 @@ type checkRun struct {
 	// results and errs hold the fits, the full fit first if full.
 	results []*Result
 	errs    []error
+	// subs, if not nil, replaces the subsamples runFits is given.
+	subs [][]int
 }
 
 // newCheckRun prepares the fits of est: one per refit, plus the full fit
@@ -50,6 +52,9 @@ func (r *checkRun) fit(ctx context.Context, i, workers int, x *mat.Dense, subs [
 	h := i
 	if r.full {
 		h--
+	}
+	if r.subs != nil {
+		subs = r.subs
 	}
 	if h >= 0 {
 		data = rowsOf(x, subs[h])

@@ -14,9 +14,11 @@ import (
 // rows from 0 (the default) to 0.9: Check must
 // return an error wrapping one of the package's sentinels, or a report
 // whose figures keep their contract (one ε in [0, 1] per refit, Spread not
-// NaN, one or two agreements, with IMAK and MIPP; Doubtful exactly when
-// Spread > SpreadLimit or the last reference disagrees), the same for
-// three workers as for one.
+// NaN, one or two agreements, with IMAK and MIPP; the rows of the refit
+// without the farthest rows distinct and in range, RowsDecide exactly
+// when that refit moves beyond FarRowsLimit; Doubtful exactly when
+// Spread > SpreadLimit, the last reference disagrees or a few rows decide),
+// the same for three workers as for one.
 func FuzzCheck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fc := decodeFuzz(data)
@@ -47,7 +49,17 @@ func FuzzCheck(f *testing.F) {
 				t.Fatalf("refit ε %v outside [0, 1]", e)
 			}
 		}
-		if math.IsNaN(rep.Spread) || rep.Doubtful != (rep.Spread > rep.SpreadLimit || !rep.Agreements[len(rep.Agreements)-1].Agrees) {
+		seen := map[int]bool{}
+		for _, i := range rep.FarRows {
+			if i < 0 || i >= n || seen[i] {
+				t.Fatalf("rows %v left out of a refit of %d rows", rep.FarRows, n)
+			}
+			seen[i] = true
+		}
+		if rep.RowsDecide != (rep.FarRows != nil && rep.FarRowsMove > rep.FarRowsLimit) {
+			t.Fatalf("RowsDecide %v with ε %v, limit %v, rows %v", rep.RowsDecide, rep.FarRowsMove, rep.FarRowsLimit, rep.FarRows)
+		}
+		if math.IsNaN(rep.Spread) || rep.Doubtful != (rep.Spread > rep.SpreadLimit || !rep.Agreements[len(rep.Agreements)-1].Agrees || rep.RowsDecide) {
 			t.Fatalf("verdict %v with spread %v and agreements %+v", rep.Doubtful, rep.Spread, rep.Agreements)
 		}
 		if fc.same {
@@ -56,7 +68,7 @@ func FuzzCheck(f *testing.F) {
 			if err != nil {
 				t.Fatalf("Workers = 3: %v", err)
 			}
-			if again.Doubtful != rep.Doubtful || again.Spread != rep.Spread {
+			if again.Doubtful != rep.Doubtful || again.Spread != rep.Spread || again.FarRowsMove != rep.FarRowsMove {
 				t.Fatalf("Workers = 3: doubtful %v spread %v, one worker %v %v", again.Doubtful, again.Spread, rep.Doubtful, rep.Spread)
 			}
 		}
