@@ -135,11 +135,17 @@ func orthonormal(a mat.Matrix) (q *mat.Dense, ok bool) {
 // returns its dim leading eigenvectors (as the columns of a d×dim matrix) and
 // all its eigenvalues in descending order.
 func leadingEigen(u *mat.Dense, dim int) (*mat.Dense, []float64, error) {
-	n, d := u.Dims()
+	n, _ := u.Dims()
 	var gamma mat.SymDense
 	gamma.SymOuterK(1/float64(n), u.T())
+	return leadingEigenOf(&gamma, dim)
+}
+
+// leadingEigenOf is leadingEigen of the matrix gamma = (1/n)·UᵀU itself.
+func leadingEigenOf(gamma *mat.SymDense, dim int) (*mat.Dense, []float64, error) {
+	d := gamma.SymmetricDim()
 	var eig mat.EigenSym
-	if !eig.Factorize(&gamma, true) {
+	if !eig.Factorize(gamma, true) {
 		return nil, nil, fmt.Errorf("%w: eigendecomposition did not converge", ErrSingular)
 	}
 	vals := eig.Values(nil)

@@ -41,8 +41,16 @@ func newWhitening(z *mat.Dense) (whitening, error) {
 	c := wh.center(z)
 	var cov mat.SymDense
 	cov.SymOuterK(1/float64(n-1), c.T())
+	return whiteningOf(wh.mean, &cov)
+}
+
+// whiteningOf returns the whitening of data with column means mean and
+// sample covariance cov (d×d), with newWhitening's checks of cov.
+func whiteningOf(mean []float64, cov *mat.SymDense) (whitening, error) {
+	d := len(mean)
+	wh := whitening{mean: mean}
 	var eig mat.EigenSym
-	if !eig.Factorize(&cov, true) {
+	if !eig.Factorize(cov, true) {
 		return wh, fmt.Errorf("%w: eigendecomposition of the covariance did not converge", ErrSingular)
 	}
 	e := eig.Values(nil)
