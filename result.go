@@ -81,9 +81,14 @@ type Result struct {
 //	dst = (x − 1·Meanᵀ)·Basis,
 //
 // an n×Dim matrix. If dst is empty it is resized; otherwise it must be n×Dim.
-// ProjectTo panics if x has a different number of columns than the
-// training data or dst has the wrong shape.
+// ProjectTo panics, as gonum's methods do on a misuse, if r has no Basis
+// (a zero Result), if x has a different number of columns than the
+// training data (or Mean a different length than Basis has rows), or if
+// dst has the wrong shape.
 func (r *Result) ProjectTo(dst *mat.Dense, x mat.Matrix) {
+	if r.Basis == nil || r.Basis.IsEmpty() {
+		panic("ngca: ProjectTo on a Result with no basis")
+	}
 	n, d := x.Dims()
 	bd, m := r.Basis.Dims()
 	if d != bd || len(r.Mean) != d {

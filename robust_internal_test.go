@@ -548,7 +548,7 @@ func TestLinScorerJoint(t *testing.T) {
 
 // TestRobustScreenRows checks the variant on data with more rows than its
 // screens use: the screens and the MIPP start run on robustScreenRows rows
-// drawn at random (RobustReport.ScreenRows), the result does not depend on
+// drawn at random (RobustReport.detail.ScreenRows), the result does not depend on
 // the number of workers, and the estimates stay as accurate as with every
 // row in the screens: the axes estimate exact on aligned data, the
 // equivariant estimate on turned data within 2·ε + 0.01 of the fit whose
