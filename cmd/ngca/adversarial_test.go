@@ -194,7 +194,7 @@ func TestAdversarialWide(t *testing.T) {
 	}{
 		{"header.csv", header.String() + "\n", "header.csv:1: no data rows, only a header"},
 		{"row.csv", header.String() + "\n" + line(), "row.csv has 1 row of data"},
-		{"six.csv", rows, "six.csv: ngca: too few samples: 6 rows for 1000000 columns; WF-LSNGCA needs more rows than columns"},
+		{"six.csv", rows, "six.csv: ngca: too few rows: WF-LSNGCA needs at least 1250002 rows for 1000000 columns and 5 cross-validation folds (got 6)"},
 		{"wide.libsvm", "1 1000000:1\n-1 1:2\n", "note: left out 999998 constant columns of " + filepath.Join(dir, "wide.libsvm")},
 	} {
 		path := writeFile(t, dir, tc.name, tc.text)
@@ -301,8 +301,9 @@ func TestAdversarialExtremeValues(t *testing.T) {
 	ngcaRun(t, "", "plot", "-o", filepath.Join(dir, "extremes.png"), path).mustSucceed(t)
 }
 
-// TestAdversarialFewRows: n just above the number of folds (6 rows, 5
-// folds; 4 rows, 3 folds) fits or says why, for every method.
+// TestAdversarialFewRows: 6 rows of 3 columns fit with every method; 4
+// rows are too few for any (5 with 5 folds, 6 with 3) and 6 for 7 folds,
+// and the message says how many rows the method needs.
 func TestAdversarialFewRows(t *testing.T) {
 	dir := t.TempDir()
 	x := adversarialData(t)
@@ -316,9 +317,10 @@ func TestAdversarialFewRows(t *testing.T) {
 		{[]string{"-method", "robust", six}, ""},
 		{[]string{"-method", "lsngca", six}, ""},
 		{[]string{"-method", "mipp", six}, ""},
-		{[]string{"-method", "wflsngca", "-folds", "3", four}, ""},
-		{[]string{"-method", "wflsngca", four}, "too few samples: 4 rows for 5 folds"},
-		{[]string{"-method", "wflsngca", "-folds", "7", six}, "six.csv has 6 rows, fewer than the 7 cross-validation folds"},
+		{[]string{"-method", "wflsngca", "-folds", "3", four}, "too few rows: WF-LSNGCA needs at least 6 rows for 3 columns and 3 cross-validation folds (got 4)"},
+		{[]string{"-method", "wflsngca", four}, "too few rows: WF-LSNGCA needs at least 5 rows for 3 columns and 5 cross-validation folds (got 4)"},
+		{[]string{"-method", "mipp", four}, "too few rows: MIPP needs at least 5 rows for 3 columns (got 4)"},
+		{[]string{"-method", "wflsngca", "-folds", "7", six}, "too few rows: WF-LSNGCA needs at least 7 rows for 3 columns and 7 cross-validation folds (got 6)"},
 	} {
 		args := append([]string{"fit", "-dim", "1"}, tc.args...)
 		r := ngcaRun(t, "", args...)

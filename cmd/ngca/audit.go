@@ -24,16 +24,25 @@ import (
 //   - An index: the file's first column, with an empty or no header name
 //     (or one that names an index: "Unnamed: 0", "X", "index", ...), whose
 //     values are whole numbers increasing with the rows (0, 1, 2, …; 1, 2,
-//     3, …; or with gaps after -missing drop or -sample): left out.
+//     3, …; or with gaps after -missing drop or -sample): left out. Under
+//     an empty header name or an index's name (a header, not none), any
+//     distinct whole numbers from 0 up, in any order, are an index too:
+//     pandas' index after df.sample or a shuffle.
 //   - An id: a column whose values are distinct whole numbers, that is a
 //     dense range (max − min + 1 = n, in any order) or whose name reads as
 //     an id ("id", "patient_id", "sampleID", "key", ...): left out. An id is
 //     uniform, exactly what NGCA looks for.
+//   - A text id: a column of text with a different value in every row
+//     (ids such as "P0001", names, UUIDs), in a file of at least
+//     minIDRows rows: left out (as the file is read: dataio's TextIDRows,
+//     set by loadTable), with reason "id". A column of text that repeats
+//     a value (a category) stops the command with the error that names
+//     it, as any other text in a data column does.
 //   - Other columns of distinct whole numbers (with at least 50 rows) are
 //     fitted with a warning that names them and the -drop that removes
 //     them.
 //   - With -cols, every column listed is fitted: the index and id rules do
-//     not apply.
+//     not apply (a text column listed is an error).
 //   - A column of at most fewValues distinct values (a flag, a 1–5 scale)
 //     is fitted with a warning: NGCA finds such columns first.
 //   - A value farther than outlierScales typical deviations from its
@@ -91,14 +100,23 @@ type leftOutColumn struct {
 // auditResult is what the audit left out.
 type auditResult struct {
 	leftOut []leftOutColumn
-	// outlierRows counts the rows -outliers drop left out.
+	// outlierRows counts the rows -outliers left out.
 	outlierRows int
+	// farLines are the lines (rows without lines) of the rows the screen
+	// set aside, left out or not; codes are the missing-value codes
+	// found; screen is the rule fitted, on the columns kept (nil if
+	// there is none, or a column was left out after the rows).
+	farLines []int
+	codes    []codeRecord
+	screen   *screenRecord
 }
 
 // auditFlags are the flags that change the audit.
 type auditFlags struct {
-	listed       bool // -cols lists the columns: fit each of them
-	dropOutliers bool // -outliers drop
+	listed bool // -cols lists the columns: fit each of them
+	// outliers is -outliers: outliersFar (the command's default),
+	// outliersDrop, or outliersKeep ("" means keep).
+	outliers string
 	// fixed says that the columns are those of a basis to project on:
 	// none is left out or warned about; only rows are audited.
 	fixed bool
@@ -189,6 +207,10 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 		res.leftOut = append(res.leftOut, leftOutColumn{Number: t.RowNames, Reason: "row names"})
 	}
 	readingNotes(e, *t, name)
+	for _, id := range t.IDs {
+		res.leftOut = append(res.leftOut, leftOutColumn{Column: id.Name, Number: id.Field, Reason: "id"})
+	}
+	noteTextIDs(e, t.IDs, name)
 	n, d := t.X.Dims()
 	if n < 2 {
 		return res, nil // too few rows to tell anything; checkData says so
@@ -232,13 +254,36 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 	if !fl.listed && !fl.fixed {
 		a.warnIDs(kept)
 	}
-	rows := a.outliers(kept)
-	if fl.dropOutliers && len(rows) > 0 {
+	found := a.findOutliers(kept)
+	codeRows := found.codeRows()
+	scr, far, err := a.screenRows(kept, codeRows)
+	if err != nil {
+		return res, err
+	}
+	var rows []int
+	switch fl.outliers {
+	case outliersFar:
+		rows = union(codeRows, far)
+	case outliersDrop:
+		rows = union(codeRows, far, found.cellRows())
+	}
+	dropping := len(rows) > 0
+	a.noteCodes(found.codes, dropping)
+	a.noteFar(far, scr, kept, dropping)
+	a.noteOutliers(notFrom(notFrom(found.cells, far), codeRows))
+	a.noteHeavy(found.heavy)
+	res.farLines, res.codes = a.lines(far), a.codeRecords(found.codes)
+	if scr != nil {
+		res.screen = &screenRecord{scr: scr, cols: slices.Clone(kept)}
+	}
+	if dropping {
 		if n-len(rows) < 2 {
-			return res, fmt.Errorf("-outliers drop would leave %s of the %d rows of %s", countNoun(n-len(rows), "row"), n, name)
+			return res, fmt.Errorf("-outliers %s would leave %s of the %d rows of %s", fl.outliers, countNoun(n-len(rows), "row"), n, name)
 		}
 		res.outlierRows = len(rows)
-		e.notef("-outliers drop: left out %d of the %s of %s (values far outside the rest of their column, or missing-value codes)", len(rows), countNoun(n, "row"), name)
+		if why := setAsideWhy(far, codeRows, notFrom(notFrom(found.cells, far), codeRows), fl.outliers == outliersDrop); strings.Contains(why, ",") {
+			e.notef("left out %d of the %s of %s in all (%s); -outliers keep keeps them", len(rows), countNoun(n, "row"), name, why)
+		}
 		dropRows(t, rows)
 		// A column may hold one value once its outliers are gone.
 		var still []int
@@ -262,17 +307,46 @@ func auditTable(e *env, t *dataio.Table, name string, fl auditFlags) (auditResul
 	if !fl.fixed {
 		a.warnFewValues(kept)
 	}
+	if res.screen != nil && !slices.Equal(res.screen.cols, kept) {
+		res.screen = nil // a column left out after the rows: the rule no longer applies to the fit's columns
+	}
 	keepColumns(t, kept)
 	return res, nil
 }
 
 // isIndex reports whether column j of t (with stats s) numbers the rows:
 // the file's first column, under an index's name or none, whole numbers
-// increasing with the rows.
+// increasing with the rows, or under a header's empty or index's name
+// distinct whole numbers from 0 up in any order (pandas' index of a
+// sampled or shuffled frame).
 func isIndex(t *dataio.Table, j int, s columnStats) bool {
 	name := columnName(t, j)
-	return t.Format != dataio.LIBSVM && t.Fields[j] == 1 && s.n >= minIDRows && s.whole && s.increasing &&
-		(name == "X" || name == "X1" || slices.Contains(indexNames, strings.ToLower(name)))
+	if t.Format == dataio.LIBSVM || t.Fields[j] != 1 || s.n < minIDRows || !s.whole ||
+		!(name == "X" || name == "X1" || slices.Contains(indexNames, strings.ToLower(name))) {
+		return false
+	}
+	return s.increasing || t.Header && s.distinct == s.n && s.min >= 0
+}
+
+// noteTextIDs writes the note on the columns of text that were read as
+// ids (dataio.Table.IDs) of the file name.
+func noteTextIDs(e *env, ids []dataio.IDColumn, name string) {
+	if len(ids) == 0 {
+		return
+	}
+	var cols []string
+	for _, id := range ids {
+		c := fmt.Sprintf("column %d", id.Field)
+		if id.Name != "" {
+			c += fmt.Sprintf(" (%q)", id.Name)
+		}
+		cols = append(cols, c)
+	}
+	if len(ids) == 1 {
+		e.notef("left out %s of %s: text with a different value in every row (%q in the first), an id or a name rather than a measurement", cols[0], name, ids[0].First)
+		return
+	}
+	e.notef("left out %s of %s: each holds text with a different value in every row, ids or names rather than measurements", joinAnd(cols), name)
 }
 
 // isIDName reports whether a header name reads as an id: one of idNames,
@@ -421,6 +495,8 @@ func (a *auditor) indexHow(j int) string {
 	first, last := num(s.min), num(s.max)
 	var how string
 	switch {
+	case !s.increasing:
+		how = fmt.Sprintf("distinct whole numbers from %s to %s in no order, as pandas' to_csv writes the index of a sampled or shuffled frame", first, last)
 	case s.dense() && first == "0":
 		how = fmt.Sprintf("0 to %s, as pandas' to_csv writes its index", last)
 	case s.dense() && first == "1":

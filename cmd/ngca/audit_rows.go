@@ -68,20 +68,45 @@ type codeUse struct {
 	rows []int
 }
 
-// outliers writes a note naming the rows with values far outside the rest
-// of their column (among the columns cols) and a note on missing-value
-// codes, and returns all those rows, sorted, for -outliers drop.
-func (a *auditor) outliers(cols []int) []int {
+// rowFindings are the values of a table that lie far out in their
+// columns: single values (cells), with the columns of long tails where
+// none are named (heavy), and missing-value codes.
+type rowFindings struct {
+	cells []outlier
+	codes []codeUse
+	heavy []int
+}
+
+// cellRows returns the rows, sorted, that hold a cell of f.
+func (f rowFindings) cellRows() []int {
+	var rows []int
+	for _, o := range f.cells {
+		rows = append(rows, o.i)
+	}
+	slices.Sort(rows)
+	return slices.Compact(rows)
+}
+
+// codeRows returns the rows, sorted, that hold a code of f.
+func (f rowFindings) codeRows() []int {
+	var rows []int
+	for _, u := range f.codes {
+		rows = append(rows, u.rows...)
+	}
+	slices.Sort(rows)
+	return slices.Compact(rows)
+}
+
+// findOutliers finds the values far outside the rest of their column and
+// the missing-value codes among the columns cols; with -v it says on
+// which scale.
+func (a *auditor) findOutliers(cols []int) rowFindings {
+	var f rowFindings
 	n, _ := a.t.X.Dims()
 	if n < minOutlierRows {
-		return nil
+		return f
 	}
 	x := make([]float64, n)
-	var (
-		far   []outlier
-		codes []codeUse
-		heavy []int
-	)
 	for _, j := range cols {
 		mat.Col(x, j, a.t.X)
 		s := a.stats[j]
@@ -93,7 +118,7 @@ func (a *auditor) outliers(cols []int) []int {
 					u.rows = append(u.rows, i)
 				}
 			}
-			codes = append(codes, u)
+			f.codes = append(f.codes, u)
 		}
 		var col []outlier
 		for i, v := range x {
@@ -107,35 +132,29 @@ func (a *auditor) outliers(cols []int) []int {
 		}
 		switch {
 		case len(col) > fewOutliers(n):
-			heavy = append(heavy, j)
+			f.heavy = append(f.heavy, j)
 			a.e.detailf("%s: %d rows lie more than %d typical deviations from the median %s (%s below it, %s above it): long tails, not a few outliers",
 				a.label(j), len(col), outlierScales, num(med), num(lo), num(hi))
 		case len(col) > 0:
-			far = append(far, col...)
+			f.cells = append(f.cells, col...)
 			a.e.detailf("%s: median %s, typical deviation %s below it and %s above it (the median distance of the values on that side); the limit is %d of them",
 				a.label(j), num(med), num(lo), num(hi), outlierScales)
 		}
 	}
-	var rows []int
-	for _, o := range far {
-		rows = append(rows, o.i)
+	return f
+}
+
+// noteHeavy writes the note on the columns of long tails.
+func (a *auditor) noteHeavy(heavy []int) {
+	if len(heavy) == 0 {
+		return
 	}
-	for _, u := range codes {
-		rows = append(rows, u.rows...)
+	subj, verb, them := a.labels(heavy, 6), "has", "it"
+	if len(heavy) > 1 {
+		verb, them = "have", "them"
 	}
-	slices.Sort(rows)
-	rows = slices.Compact(rows)
-	a.noteOutliers(far)
-	a.noteCodes(codes)
-	if len(heavy) > 0 {
-		subj, verb, them := a.labels(heavy, 6), "has", "it"
-		if len(heavy) > 1 {
-			verb, them = "have", "them"
-		}
-		a.e.notef("%s of %s %s long tails: many rows lie more than %d typical deviations from the median, so the largest values may decide the fit; "+
-			"a log or rank transform of %s, or -drop %s, would prevent it", subj, a.name, verb, outlierScales, them, a.refs(heavy))
-	}
-	return rows
+	a.e.notef("%s of %s %s long tails: many rows lie more than %d typical deviations from the median, so the largest values may decide the fit; "+
+		"a log or rank transform of %s, or -drop %s, would prevent it", subj, a.name, verb, outlierScales, them, a.refs(heavy))
 }
 
 // columnCodes returns the missing-value codes that a column (its values
@@ -206,8 +225,9 @@ func (a *auditor) noteOutliers(far []outlier) {
 	a.e.notef("%s, %s: %s; -outliers drop leaves %s out", subj, a.decides(), joinAnd(what), them)
 }
 
-// noteCodes writes one note on the missing-value codes found.
-func (a *auditor) noteCodes(codes []codeUse) {
+// noteCodes writes one note on the missing-value codes found; dropped
+// says that their rows are left out.
+func (a *auditor) noteCodes(codes []codeUse, dropped bool) {
 	if len(codes) == 0 {
 		return
 	}
@@ -233,8 +253,12 @@ func (a *auditor) noteCodes(codes []codeUse) {
 		}
 		what = append(what, fmt.Sprintf("%s in %s (%s, %s)", num(u.v), a.label(u.j), countNoun(len(u.rows), "row"), where))
 	}
-	a.e.notef("%s holds common codes for a missing value, far outside the other values of their columns: %s; -outliers drop leaves those rows out (or make them empty cells and use -missing drop)",
-		a.name, joinAnd(what))
+	what2 := "kept with -outliers keep, they may decide the fit (by default those rows are left out)"
+	if dropped {
+		what2 = "those rows are left out (-outliers keep keeps them)"
+	}
+	a.e.notef("%s holds common codes for a missing value, far outside the other values of their columns: %s; %s",
+		a.name, joinAnd(what), what2)
 }
 
 // dropRows leaves the rows (sorted) out of t: its data, labels and lines.

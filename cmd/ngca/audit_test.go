@@ -66,7 +66,8 @@ func lines(s, prefix string) []string {
 
 // TestAuditGrossValue: one gross value (1e4 in a column of standard
 // normals, as a data-entry error gives) is named with its line, column
-// and value, and -outliers drop leaves its row out; nothing else is named.
+// and value, and -outliers far (the default) and drop leave its row out;
+// nothing else is named.
 func TestAuditGrossValue(t *testing.T) {
 	for seed := range uint64(5) {
 		rng := rand.New(rand.NewPCG(seed, 45))
@@ -78,19 +79,22 @@ func TestAuditGrossValue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := `note: 1 row of t.csv holds a value far outside the rest of its column, which may decide the fit: line 59 (column 1 ("a") = 10000); -outliers drop leaves it out`
+		want := `note: 1 row of t.csv lies far from the rest: alone it carries over a quarter of the rows' spread in its direction: line 59 (column 1 ("a") = 10000); ` +
+			`kept with -outliers keep, which may decide the fit (by default such rows are left out)`
 		if strings.TrimSpace(stderr) != want {
 			t.Errorf("seed %d: stderr\n%s\nwant\n%s", seed, stderr, want)
 		}
-		tab, res, stderr, err := auditColumns(t, names, cols, auditFlags{dropOutliers: true}, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r, _ := tab.X.Dims(); r != n-1 || res.outlierRows != 1 || slices.Contains(tab.Lines, 59) || tab.X.At(57, 0) == 1e4 {
-			t.Errorf("seed %d: -outliers drop kept %d rows of %d, %d dropped", seed, r, n, res.outlierRows)
-		}
-		if !strings.Contains(stderr, "note: -outliers drop: left out 1 of the") {
-			t.Errorf("seed %d: -outliers drop says\n%s", seed, stderr)
+		for _, mode := range []string{outliersFar, outliersDrop} {
+			tab, res, stderr, err := auditColumns(t, names, cols, auditFlags{outliers: mode}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, _ := tab.X.Dims(); r != n-1 || res.outlierRows != 1 || slices.Contains(tab.Lines, 59) || tab.X.At(57, 0) == 1e4 {
+				t.Errorf("seed %d: -outliers %s kept %d rows of %d, %d dropped", seed, mode, r, n, res.outlierRows)
+			}
+			if !strings.HasSuffix(strings.TrimSpace(stderr), "left out (-outliers keep keeps it)") || !slices.Equal(res.farLines, []int{59}) {
+				t.Errorf("seed %d: -outliers %s says\n%s", seed, mode, stderr)
+			}
 		}
 	}
 }
@@ -113,12 +117,12 @@ func TestAuditMissingCodes(t *testing.T) {
 	}
 	income[9] = 9999999
 	cols := [][]float64{age, income, normals(rng, n, 1)}
-	tab, res, stderr, err := auditColumns(t, []string{"age", "income", "z"}, cols, auditFlags{dropOutliers: true}, false)
+	tab, res, stderr, err := auditColumns(t, []string{"age", "income", "z"}, cols, auditFlags{outliers: outliersDrop}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	notes := lines(stderr, "note:")
-	if len(notes) != 2 || !strings.Contains(notes[1], "-outliers drop: left out 5 of the 400 rows") ||
+	if len(notes) != 1 || !strings.Contains(notes[0], "those rows are left out (-outliers keep keeps them)") ||
 		!strings.Contains(notes[0], `-999 in column 1 ("age") (4 rows, lines 5, 19, 202, …)`) ||
 		!strings.Contains(notes[0], `9999999 in column 2 ("income") (1 row, line 11)`) || !strings.Contains(notes[0], "common codes for a missing value") {
 		t.Errorf("notes:\n%s", stderr)
@@ -139,7 +143,9 @@ func TestAuditMissingCodes(t *testing.T) {
 
 // TestAuditFewValues: a flag and a 1–5 scale are named with the -drop that
 // removes them; a sparse column, mostly zero, is not, and its nonzero
-// values are not outliers.
+// values are not outliers of the column (though the largest carry over a
+// tenth of its spread each, which the note on rows far from the rest
+// says).
 func TestAuditFewValues(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 45))
 	n := 500
@@ -160,14 +166,15 @@ func TestAuditFewValues(t *testing.T) {
 	}
 	want := `warning: 2 columns of t.csv take only a few distinct values (column 2 ("smoker"): 2; column 3 ("rating"): 5), as flags and rating scales do: ` +
 		`NGCA finds such columns first, since they are far from Gaussian; -drop smoker,rating leaves them out`
-	if strings.TrimSpace(stderr) != want {
+	if w := lines(stderr, "warning:"); len(w) != 1 || w[0] != want || strings.Contains(stderr, "far outside the rest of") {
 		t.Errorf("stderr\n%s\nwant\n%s", stderr, want)
 	}
 }
 
 // TestAuditHeavyTails: columns with heavy tails (Cauchy, Student's t with
 // 2 degrees of freedom, log-normal, Pareto) do not flood the notes: at most
-// one note naming a few rows, and one on long tails.
+// one note naming the rows far from the rest, one naming a few values far
+// out in their columns, and one on long tails.
 func TestAuditHeavyTails(t *testing.T) {
 	for seed := range uint64(10) {
 		rng := rand.New(rand.NewPCG(seed, 46))
@@ -187,7 +194,7 @@ func TestAuditHeavyTails(t *testing.T) {
 			t.Fatal(err)
 		}
 		notes := lines(stderr, "note:")
-		if len(notes) > 2 || len(lines(stderr, "warning:")) > 0 || strings.Count(stderr, "\n") > 2 {
+		if len(notes) > 3 || len(lines(stderr, "warning:")) > 0 || strings.Count(stderr, "\n") > 3 {
 			t.Errorf("seed %d, n = %d: heavy tails flood stderr:\n%s", seed, n, stderr)
 		}
 		for _, l := range notes {
@@ -298,7 +305,7 @@ func TestAuditConstant(t *testing.T) {
 	// A column constant but for an outlier is left out with it.
 	x := c(3)
 	x[10] = 9999
-	tab, _, stderr, err = auditColumns(t, []string{"x", "a", "b"}, [][]float64{x, normals(rng, n, 1), uniforms(rng, n)}, auditFlags{dropOutliers: true}, false)
+	tab, _, stderr, err = auditColumns(t, []string{"x", "a", "b"}, [][]float64{x, normals(rng, n, 1), uniforms(rng, n)}, auditFlags{outliers: outliersDrop}, false)
 	if err != nil || !slices.Equal(tab.Names, []string{"a", "b"}) || !strings.Contains(stderr, `left out column 1 ("x") of t.csv: it is constant`) {
 		t.Errorf("constant but for 9999: %v, %q\n%s", err, tab.Names, stderr)
 	}
@@ -343,7 +350,8 @@ func TestAuditFixed(t *testing.T) {
 	if err != nil || res.leftOut != nil || len(tab.Fields) != 4 {
 		t.Fatalf("%v, left out %v, fields %v", err, res.leftOut, tab.Fields)
 	}
-	if want := `note: 1 row of t.csv holds a value far outside the rest of its column, which may stretch the picture: line 6 (column 4 ("x") = 10000); -outliers drop leaves it out`; strings.TrimSpace(stderr) != want {
+	if want := `note: 1 row of t.csv lies far from the rest: alone it carries over a quarter of the rows' spread in its direction: line 6 (column 4 ("x") = 10000); ` +
+		`kept with -outliers keep, which may stretch the picture (by default such rows are left out)`; strings.TrimSpace(stderr) != want {
 		t.Errorf("stderr\n%s\nwant\n%s", stderr, want)
 	}
 }

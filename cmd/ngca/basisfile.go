@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ngca-go/ngca/internal/dataio"
+	"github.com/ngca-go/ngca/internal/fitfile"
 	"github.com/ngca-go/ngca/internal/methods"
 	"gonum.org/v1/gonum/mat"
 )
@@ -38,74 +39,22 @@ type basisFile struct {
 	// libsvm is set for a fit of a LIBSVM file, zeroBased for one whose
 	// feature indices start at 0.
 	libsvm, zeroBased bool
+	// aside is the fit's rule for the rows it set aside (nil for a CSV
+	// basis or a fit that recorded none).
+	aside *setAside
 }
 
 // inputRecord holds the input flags of a fit as given on its command line,
 // which "ngca fit -json" records so that transform and plot read a file
 // the way the fit did.
-type inputRecord struct {
-	Cols     string `json:"cols,omitempty"`
-	Drop     string `json:"drop,omitempty"`
-	LabelCol string `json:"label_col,omitempty"`
-	Missing  string `json:"missing,omitempty"`
-}
+type inputRecord = fitfile.InputFlags
 
 // selectColumns sets the reading options of the data to project on b, for
-// the flags not set on the command line (set): the label column, as in
-// the fit; the data columns by the fit's header names, in the fit's
-// order, whatever -cols and -drop say (which must keep them all), or
-// without names by the fit's column numbers; and -missing, which keep
-// says what to make of when the fit dropped rows (transform keeps every
-// row's line, plot leaves the row out).
+// the flags not set on the command line (set), as fitfile.Columns.Select
+// says.
 func (b *basisFile) selectColumns(opt *dataio.Options, set map[string]bool, keep dataio.Missing) {
-	if !set["label-col"] {
-		switch {
-		case b.labelColumn != "":
-			opt.LabelIfPresent = b.labelColumn
-		case isNumber(b.flags.LabelCol):
-			opt.LabelCol = b.flags.LabelCol
-		}
-	}
-	if len(b.columns) > 0 {
-		opt.Names = b.columns
-	} else if !set["cols"] && !set["drop"] && b.numbers != nil && !firstNumbers(b.numbers) {
-		opt.Cols = joinInts(b.numbers)
-	}
-	if b.libsvm && opt.Base == dataio.BaseAuto {
-		// A file without an index 0 must not be read one-based against a
-		// zero-based fit, nor the other way round.
-		opt.Base = dataio.BaseOne
-		if b.zeroBased {
-			opt.Base = dataio.BaseZero
-		}
-	}
-	if !set["missing"] && b.flags.Missing == "drop" {
-		opt.Missing = keep
-	}
-}
-
-// isNumber reports whether s is a 1-based column number.
-func isNumber(s string) bool {
-	k, err := strconv.Atoi(s)
-	return err == nil && k >= 1
-}
-
-// firstNumbers reports whether v is 1, 2, …, len(v).
-func firstNumbers(v []int) bool {
-	for i, k := range v {
-		if k != i+1 {
-			return false
-		}
-	}
-	return true
-}
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, k := range v {
-		s[i] = strconv.Itoa(k)
-	}
-	return strings.Join(s, ",")
+	fitfile.Columns{Names: b.columns, Numbers: b.numbers, LabelColumn: b.labelColumn, Flags: b.flags,
+		LIBSVM: b.libsvm, ZeroBased: b.zeroBased}.Select(opt, set, keep)
 }
 
 // matchNote says how the columns of a file with the given layout were
@@ -270,17 +219,18 @@ func writeBasisCSV(w *bufio.Writer, basis mat.Matrix, t *dataio.Table) error {
 
 func readBasisJSON(path string, data []byte) (*basisFile, error) {
 	var j struct {
-		Method        string       `json:"method"`
-		Label         string       `json:"label"`
-		Format        string       `json:"format"`
-		Columns       []string     `json:"columns"`
-		ColumnNumbers []int        `json:"column_numbers"`
-		ZeroBased     bool         `json:"zero_based"`
-		InputFlags    inputRecord  `json:"input_flags"`
-		LabelColumn   string       `json:"label_column"`
-		Basis         [][]*float64 `json:"basis"`
-		Eigenvalues   []jsonEntry  `json:"eigenvalues"`
-		Mean          []*float64   `json:"mean"`
+		Method        string        `json:"method"`
+		Label         string        `json:"label"`
+		Format        string        `json:"format"`
+		Columns       []string      `json:"columns"`
+		ColumnNumbers []int         `json:"column_numbers"`
+		ZeroBased     bool          `json:"zero_based"`
+		InputFlags    inputRecord   `json:"input_flags"`
+		LabelColumn   string        `json:"label_column"`
+		Basis         [][]*float64  `json:"basis"`
+		Eigenvalues   []jsonEntry   `json:"eigenvalues"`
+		Mean          []*float64    `json:"mean"`
+		SetAside      *setAsideJSON `json:"set_aside"`
 	}
 	if err := json.Unmarshal(data, &j); err != nil {
 		var se *json.SyntaxError
@@ -329,6 +279,9 @@ func readBasisJSON(path string, data []byte) (*basisFile, error) {
 	}
 	if bf.eigenvalues, err = jsonVector(path, "eigenvalues", entries(j.Eigenvalues)); err != nil {
 		return nil, err
+	}
+	if bf.aside, err = readSetAside(j.SetAside, j.ColumnNumbers, d); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return bf, nil
 }

@@ -6,13 +6,14 @@ package main
 
 const fitBrief = `Usage: ngca fit -dim M|auto [flags] FILE
 
-Fits an NGCA estimator to the table in FILE (CSV, TSV, R's write.table,
-LIBSVM, each also gzipped; "-" reads standard input; rows are observations)
-and writes a basis of its M-dimensional non-Gaussian subspace: CSV, a line
-per data column with its name and M weights, or JSON with -json or
--o NAME.json (what transform and plot read best). On stderr: notes on
-what was left out and why, warnings, the check's verdict, and each
-direction's largest weights by column name; -v adds the statistics.
+Fits an NGCA estimator to the table in FILE (CSV, also ';'-separated with
+decimal commas, TSV, R's write.table, LIBSVM, each also gzipped; "-" reads
+standard input; rows are observations) and writes a basis of its
+M-dimensional non-Gaussian subspace: CSV, a line per data column with its
+name and M weights, or JSON with -json or -o NAME.json (what transform
+and plot read best). On stderr: notes on what was left out and why,
+warnings, the check's verdict, and each direction's largest weights by
+column name; -v adds the statistics.
 
 Examples:
   ngca fit -dim 2 data.csv > basis.csv
@@ -25,7 +26,8 @@ Common flags:
   -method NAME       wflsngca-robust (default), mipp, wflsngca, lsngca, imak,
                      sngca: see "Which estimator?" in the README
   -check             judge the fit by refits and second opinions (slower)
-  -strict            with -check: exit status 2 if the fit is doubtful
+  -strict            with -check: exit status 2 if the fit is doubtful or
+                     the check cannot be made (too few rows for its refits)
   -label-col COL     a column of labels, left out of the data
   -drop LIST         leave out columns (names, numbers, ranges a-b)
   -cols LIST         keep only these columns
@@ -36,7 +38,8 @@ Common flags:
   -seed N            random seed (default 1)
   -v                 also write the statistics behind notes and verdicts
 
-Exit status: 0; 1 on an error; 2 under -check -strict if the fit is doubtful.
+Exit status: 0; 1 on an error (such as too few rows for the estimator);
+2 under -check -strict if the fit is doubtful or the check cannot be made.
 Run "ngca help fit -v" for every flag (the input format, -sample, the
 estimators' settings, -workers) and the details of the output.
 `

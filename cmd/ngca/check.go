@@ -45,7 +45,7 @@ func (a *fitArgs) checkFit(ctx context.Context, e *env, m methods.Method, t *dat
 		fmt.Fprintf(e.stderr, "check: not done: %v\n", err)
 		return nil, err
 	}
-	writeCheck(e, m, rep, a.auto)
+	writeCheck(e, m, rep, a.auto, t.Lines)
 	return rep, nil
 }
 
@@ -53,12 +53,23 @@ func (a *fitArgs) checkFit(ctx context.Context, e *env, m methods.Method, t *dat
 // "check: doubtful" with the reasons in plain words, with -v the
 // statistics behind them, and when doubtful a line of what to try. A weak
 // separation is left to fit's own warning.
-func writeCheck(e *env, m methods.Method, rep *ngca.CheckReport, auto bool) {
+//
+// lines are the file's lines of the rows (nil: rows are numbered from 1),
+// by which it names the rows that decide a fit.
+func writeCheck(e *env, m methods.Method, rep *ngca.CheckReport, auto bool, lines []int) {
 	verdict := "ok"
 	if rep.Doubtful {
 		verdict = "doubtful"
 	}
 	var words []string
+	if rep.RowsDecide {
+		moved := fmt.Sprintf("moves the subspace by ε = %.2g (up to %.2g is normal)", rep.FarRowsMove, rep.FarRowsLimit)
+		if rep.FarRowsError != "" {
+			moved = "fails (" + rep.FarRowsError + ")"
+		}
+		words = append(words, fmt.Sprintf("a few rows decide the fit: a refit without the %d rows farthest from the rest %s; the farthest: %s",
+			len(rep.FarRows), moved, rowLines(rep.FarRows, lines, 5)))
+	}
 	if rep.Spread > rep.SpreadLimit {
 		words = append(words, fmt.Sprintf("refits on three quarters of the rows move the subspace (by ε = %.2g; above %g is unstable)", rep.Spread, rep.SpreadLimit))
 	} else {
@@ -96,6 +107,10 @@ func writeCheck(e *env, m methods.Method, rep *ngca.CheckReport, auto bool) {
 		fmt.Fprintf(e.stderr, "check: %s\n", rep.RowsNote)
 	}
 	e.detailf("check: refits on %d rows each; their median ε, scaled to all rows, is Spread = %.3g (stable up to %g)", rep.RefitRows, rep.Spread, rep.SpreadLimit)
+	if len(rep.FarRows) > 0 {
+		e.detailf("check: a refit without the %d rows farthest from the rest: ε = %.3g; without as many others: ε = %.3g; a few rows decide the fit above ε = %.3g",
+			len(rep.FarRows), rep.FarRowsMove, rep.FarRowsControl, rep.FarRowsLimit)
+	}
 	for _, a := range rep.Agreements {
 		if a.Err == "" {
 			e.detailf("check: %s: ε = %.3g from the fit (normal up to %.3g), its own spread %.3g (stable up to %g)", a.Method, a.Distance, a.Limit, a.Spread, a.SpreadLimit)
@@ -105,13 +120,43 @@ func writeCheck(e *env, m methods.Method, rep *ngca.CheckReport, auto bool) {
 		e.detailf("check: reason: %s", r)
 	}
 	if rep.Doubtful {
-		fmt.Fprintf(e.stderr, "check: try %s\n", checkAdvice(m, rep, auto))
+		fmt.Fprintf(e.stderr, "check: try %s\n", checkAdvice(m, rep, auto, lines))
 	}
+}
+
+// rowLines names the rows (indices of the data) by their lines: "line 59,
+// line 12 and 3 more rows", at most max of them.
+func rowLines(rows, lines []int, max int) string {
+	var out []string
+	for k, i := range rows {
+		if k == max {
+			out = append(out, countNoun(len(rows)-max, "more row"))
+			break
+		}
+		if i < len(lines) && lines[i] > 0 {
+			out = append(out, fmt.Sprintf("line %d", lines[i]))
+		} else {
+			out = append(out, fmt.Sprintf("row %d", i+1))
+		}
+	}
+	return joinAnd(out)
 }
 
 // checkAdvice says what to try after a doubtful check; auto is -dim
 // auto, which has tested M already.
-func checkAdvice(m methods.Method, rep *ngca.CheckReport, auto bool) string {
+//
+// When a few rows decide the fit, the advice is to leave them out (lines
+// names them), whatever else the check found: without them the rest of
+// the evidence may change.
+func checkAdvice(m methods.Method, rep *ngca.CheckReport, auto bool, lines []int) string {
+	if rep.RowsDecide {
+		k := rep.FarRowsSetAside
+		if k == 0 {
+			k = min(len(rep.FarRows), 5)
+		}
+		return fmt.Sprintf("leaving out the rows that decide the fit (%s; the default -outliers far leaves out the rows far from the rest), "+
+			"or finding out what they are", rowLines(rep.FarRows[:k], lines, 5))
+	}
 	var tips []string
 	// The fit disagrees when no reference agrees and one at least was
 	// stable enough to vouch for it: a reference too unstable to compare

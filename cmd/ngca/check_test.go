@@ -78,7 +78,7 @@ func TestFitCheckNotDone(t *testing.T) {
 		Basis      [][]float64 `json:"basis"`
 		CheckError string      `json:"check_error"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &j); err != nil || len(j.Basis) != 5 || !strings.Contains(j.CheckError, "too few samples") {
+	if err := json.Unmarshal([]byte(r.stdout), &j); err != nil || len(j.Basis) != 5 || !strings.Contains(j.CheckError, "too few rows") {
 		t.Errorf("JSON %+v, %v", j, err)
 	}
 }
@@ -114,7 +114,7 @@ func TestCheckAdvice(t *testing.T) {
 		"wflsngca":        "-method mipp or -method wflsngca-robust (WF-LSNGCA needs the subspace along the data's columns) or ",
 	} {
 		m := methods.MustLookup(key)
-		got := checkAdvice(m, rep, false)
+		got := checkAdvice(m, rep, false, nil)
 		if !strings.HasPrefix(got, want) || strings.Contains(got, "-method "+key+" ") {
 			t.Errorf("%s: advice %q, want it to start with %q", key, got, want)
 		}
@@ -127,12 +127,12 @@ func TestWriteCheckUnstable(t *testing.T) {
 	rep := &ngca.CheckReport{Doubtful: true, Spread: 1, SpreadLimit: 0.05, RefitRows: 300, Refits: make([]float64, 4),
 		Agreements: []ngca.Agreement{{Method: "IMAK", Distance: 0.89, Limit: 2.01, Spread: 0.02, SpreadLimit: 0.15, Agrees: true}}}
 	var b strings.Builder
-	writeCheck(&env{stderr: &b}, methods.MustLookup("lsngca"), rep, false)
+	writeCheck(&env{stderr: &b}, methods.MustLookup("lsngca"), rep, false, nil)
 	if got := b.String(); strings.Contains(got, "same subspace") || !strings.Contains(got, "move the subspace") {
 		t.Errorf("writeCheck wrote %q", got)
 	}
 	b.Reset()
-	writeCheck(&env{stderr: &b, verbose: true}, methods.MustLookup("lsngca"), rep, false)
+	writeCheck(&env{stderr: &b, verbose: true}, methods.MustLookup("lsngca"), rep, false, nil)
 	if got := b.String(); !strings.Contains(got, "IMAK: ε = 0.89 from the fit") {
 		t.Errorf("writeCheck -v wrote %q, want IMAK's distance", got)
 	}
@@ -146,7 +146,7 @@ func TestWriteCheckRowsNote(t *testing.T) {
 		Reasons: []string{"disagrees with IMAK …", note, "weak separation 3 (below 10)"}, RowsNote: note,
 		Agreements: []ngca.Agreement{{Method: "IMAK", Distance: 0.5, Limit: 0.03, Spread: 0.3, SpreadLimit: 0.15}}}
 	var b strings.Builder
-	writeCheck(&env{stderr: &b}, methods.MustLookup("lsngca"), rep, false)
+	writeCheck(&env{stderr: &b}, methods.MustLookup("lsngca"), rep, false, nil)
 	if got := b.String(); !strings.Contains(got, note) || strings.Contains(got, "weak separation") {
 		t.Errorf("wrote %q, want the rows note and no other reason", got)
 	}
@@ -157,7 +157,7 @@ func TestWriteCheckFailedRefit(t *testing.T) {
 	rep := &ngca.CheckReport{Spread: 0.01, SpreadLimit: 0.05, RefitRows: 300, Refits: []float64{0, 0, 0, 1},
 		RefitsFailed: 1, RefitError: "ngca: numerically singular: the cause"}
 	var b strings.Builder
-	writeCheck(&env{stderr: &b}, methods.MustLookup("mipp"), rep, false)
+	writeCheck(&env{stderr: &b}, methods.MustLookup("mipp"), rep, false, nil)
 	if got := b.String(); !strings.Contains(got, "1 of 4 refits failed: ngca: numerically singular: the cause") {
 		t.Errorf("wrote %q, want the failure with its reason", got)
 	}

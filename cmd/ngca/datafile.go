@@ -47,8 +47,9 @@ func inputFlagNames(whole bool) []string {
 
 // register adds the flags to fs; -sample and -outliers only with whole.
 func (in *inputFlags) register(fs *flag.FlagSet, whole bool) {
-	fs.StringVar(&in.format, "format", "auto", "input `format`: csv, tsv, space (space-separated, as R's write.table writes), libsvm, "+
-		"or auto: by the extension (.csv; .tsv or .tab; .libsvm or .svm), else by the content; a gzip-compressed file is read as its content")
+	fs.StringVar(&in.format, "format", "auto", "input `format`: csv, semicolon (';'-separated with decimal commas, as spreadsheets export CSV where the decimal mark is a comma; "+
+		"decimal points are read too, one mark per file, no thousands separators), tsv, space (space-separated, as R's write.table writes), libsvm, "+
+		"or auto: by the extension (.csv, or semicolon or space by the content; .tsv or .tab; .libsvm or .svm), else by the content; a gzip-compressed file is read as its content")
 	fs.Var(&in.header, "header", "whether the first CSV/TSV row is a header: true, false, or auto: it is if it holds text and the next row only numbers")
 	fs.StringVar(&in.labelCol, "label-col", "", "CSV/TSV `column` of labels (1-based number or header name): left out of the data, used by plot for colours (LIBSVM files have their labels)")
 	fs.StringVar(&in.cols, "cols", "", "keep only these data columns: a comma-separated `list` of header names, 1-based column numbers (LIBSVM: feature numbers) and ranges a-b; "+
@@ -58,8 +59,9 @@ func (in *inputFlags) register(fs *flag.FlagSet, whole bool) {
 		"error, or drop: leave out the rows that hold one and say how many on stderr")
 	fs.BoolVar(&in.verbose, "v", false, "verbose: also write on stderr the statistics behind each note, warning and verdict")
 	if whole {
-		fs.StringVar(&in.outliers, "outliers", "keep", "`what` to do with rows that hold a value far outside the rest of its column (over 20 typical deviations from the median) "+
-			"or a common missing-value code (9999, -999, ...): keep them and name them in a note, or drop: leave them out and say how many on stderr")
+		fs.StringVar(&in.outliers, "outliers", outliersFar, "`what` to do with rows that lie far from the rest (alone over a quarter of the rows' spread in their direction: a gross value, a row far out jointly; ngca.FarRows) "+
+			"or hold a common missing-value code (9999, -999, ...): far: leave them out and name them; keep: keep them and name them; "+
+			"drop: also leave out the rows with a value over 20 typical deviations from its column's median")
 		fs.IntVar(&in.sample, "sample", 0, "use a random sample of `N` rows, drawn in one pass over FILE (reservoir sampling, from -seed) in memory for N rows only; "+
 			"0 or N ≥ the rows of FILE uses every row")
 	}
@@ -92,16 +94,16 @@ func (in *inputFlags) options() (dataio.Options, error) {
 		return dataio.Options{}, cli.Usagef("-sample %d is negative (0 uses every row)", in.sample)
 	}
 	switch in.outliers {
-	case "", "keep", "drop":
+	case "", outliersKeep, outliersFar, outliersDrop:
 	default:
-		return dataio.Options{}, cli.Usagef("-outliers %q: want keep or drop", in.outliers)
+		return dataio.Options{}, cli.Usagef("-outliers %q: want far, keep or drop", in.outliers)
 	}
 	return opt, nil
 }
 
 // audit returns the flags that change the table audit.
 func (in *inputFlags) audit() auditFlags {
-	return auditFlags{listed: in.cols != "", dropOutliers: in.outliers == "drop"}
+	return auditFlags{listed: in.cols != "", outliers: in.outliers}
 }
 
 // sampleStream is the second PCG word of -sample's source: -seed S means
@@ -119,16 +121,17 @@ type loaded struct {
 	dropMode bool
 	// audit is what the table audit left out.
 	audit auditResult
-	// outlierMode is -outliers drop.
-	outlierMode bool
+	// outliers is -outliers.
+	outliers string
 }
 
 // loadTable reads the data file path ("-" for standard input), all of it
 // or with sample > 0 a uniform random sample of that many rows drawn by
 // the source rand.NewPCG(seed, sampleStream), and audits it (auditTable),
-// leaving out the columns and rows the audit's rules and fl say. It
-// writes on stderr how many rows -missing drop left out and how many
-// -sample kept, and the audit's notes and warnings.
+// leaving out the columns and rows the audit's rules and fl say; columns
+// of text ids are left out as the file is read (dataio's TextIDRows),
+// unless fl.listed. It writes on stderr how many rows -missing drop left
+// out and how many -sample kept, and the audit's notes and warnings.
 //
 // Standard input is read through ctxReader, so that a cancelled ctx
 // (Ctrl-C while the command still waits for input from a terminal) ends
@@ -139,7 +142,10 @@ func loadTable(ctx context.Context, e *env, path string, opt dataio.Options, fl 
 		return nil, loaded{name: name}, err
 	}
 	defer closeFn()
-	info := loaded{name: name, sample: sample, dropMode: opt.Missing == dataio.MissingDrop, outlierMode: fl.dropOutliers}
+	info := loaded{name: name, sample: sample, dropMode: opt.Missing == dataio.MissingDrop, outliers: fl.outliers}
+	if !fl.listed {
+		opt.TextIDRows = minIDRows // text ids are left out (see auditTable)
+	}
 	s, err := dataio.NewScanner(r, name, opt)
 	if err != nil {
 		return nil, info, inputError(err)

@@ -141,11 +141,11 @@ func runDim(ctx context.Context, e *env, args []string) error {
 // estimateDim runs ngca.EstimateDim on the data of file name with a
 // progress bar on stderr.
 func estimateDim(ctx context.Context, e *env, t *dataio.Table, name string, opts ngca.DimOptions) (*ngca.DimReport, error) {
-	if n, d := t.X.Dims(); d >= 2 && n <= d {
-		return nil, fmt.Errorf("%s has %s for %s; the dimension test needs more rows than columns", name, countNoun(n, "row"), countNoun(d, "column"))
-	}
 	bar := progress.New(e.stderr, "testing the dimension", 1)
 	opts.Progress = func(p ngca.Progress) { bar.Set(p.Fraction()) }
+	// The audit has set aside the rows far from the rest already, or
+	// -outliers keep asked to keep them.
+	opts.KeepFarRows = true
 	rep, err := ngca.EstimateDim(ctx, t.X, opts)
 	if err == nil {
 		bar.Set(1)

@@ -210,7 +210,8 @@ func (a *fitArgs) settings(prog func(ngca.Progress)) methods.Settings {
 
 // checkData checks the data of file name against the settings, so that
 // the usual mistakes get a message in the file's terms rather than the
-// library's.
+// library's. Too few rows for the estimator are left to the library,
+// whose error says how many it needs.
 func (a *fitArgs) checkData(m methods.Method, t *dataio.Table, name string) error {
 	n, d := t.X.Dims()
 	switch {
@@ -222,10 +223,6 @@ func (a *fitArgs) checkData(m methods.Method, t *dataio.Table, name string) erro
 		return fmt.Errorf("%s has 1 row of data; NGCA needs many more", name)
 	case m.Kernel && a.centers > n:
 		return fmt.Errorf("-centers %d exceeds the %s of %s", a.centers, countNoun(n, "row"), name)
-	case m.Kernel && n < a.folds:
-		return fmt.Errorf("%s has %s, fewer than the %d cross-validation folds", name, countNoun(n, "row"), a.folds)
-	case m.Whitens && n <= d:
-		return fmt.Errorf("%s has %s for %s; %s whitens the data and needs more rows than columns", name, countNoun(n, "row"), countNoun(d, "column"), m.Label)
 	}
 	for j := 0; j < d; j++ {
 		v0, constant := t.X.At(0, j), true

@@ -33,9 +33,11 @@ and with -check whether refits keep it; -v adds the statistics behind
 each. A progress bar is drawn on stderr when it is a terminal (otherwise
 a fit longer than a minute logs one line a minute).
 
-FILE is CSV, TSV, space-separated (R's write.table) or LIBSVM (feature
-indices from 1, or from 0 as scikit-learn writes them), plain or
-gzip-compressed (see -format). A CSV/TSV header line is detected
+FILE is CSV, semicolon-separated with decimal commas (a spreadsheet's
+CSV where the decimal mark is a comma, R's write.csv2), TSV,
+space-separated (R's write.table) or LIBSVM (feature indices from 1, or
+from 0 as scikit-learn writes them), plain or gzip-compressed (see
+-format). A CSV/TSV header line is detected
 (or set with -header); a label column (-label-col) is left out of the data.
 -cols keeps and -drop leaves out columns, by header name, 1-based number or
 range a-b (an item of digits is a number; both flags together: -drop
@@ -47,8 +49,9 @@ in any case) in a data column or the label column is an error, or with
 
 Before the fit, the table is audited, each finding in a note or warning
 on stderr (docs/your-data.md states the rules): row names, an index
-column and id columns (distinct whole numbers) are left out, unless -cols
-lists them, and so are constant columns; columns of a few values (flags,
+column, id columns (distinct whole numbers) and text id columns (text
+with a different value in every row) are left out, unless -cols lists
+them, and so are constant columns; columns of a few values (flags,
 scales) are named as likely to dominate; values far outside the rest of
 their column and missing-value codes (9999, -999, ...) are named with
 their lines, and -outliers drop leaves those rows out.
@@ -116,16 +119,19 @@ with its reason. The
 check takes 1 to 4 times as long as the fit (docs/check.md). With -json
 its report is the object "check" (ngca.CheckReport's JSON), the last
 field. Standard output is the same with or without -check. A check that
-cannot be made (when the estimator cannot fit three quarters of the rows,
-say with -centers above 3n/4) writes "check: not done: <why>" instead,
+cannot be made (when the estimator cannot fit three quarters of the rows:
+fewer than it needs, which the message gives with the rows the check
+needs, or -centers above 3n/4) writes "check: not done: <why>" instead,
 and "check_error" with -json; the fit is written all the same. With
 -strict, a doubtful fit, or one that could not be checked, ends the
 command with exit status 2 once the result is
 written.
 
 Exit status: 0 on success; 1 on an error (bad input, a bad flag: a usage
-error prints its message and a pointer to this help; a failed fit; an
-interruption); 2 under -check -strict when the fit is doubtful.
+error prints its message and a pointer to this help; a failed fit, such
+as one with fewer rows than the estimator needs, which the message gives;
+an interruption); 2 under -check -strict when the fit is doubtful or the
+check cannot be made.
 
 Examples:
   ngca fit -dim 2 data.csv > basis.csv

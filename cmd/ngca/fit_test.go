@@ -297,7 +297,7 @@ func TestFitErrors(t *testing.T) {
 		{[]string{"-method", "mipp", "-centers", "50", "-dim", "2", data}, "ngca fit: -centers does not apply to -method mipp (only to wflsngca, lsngca and wflsngca-robust)", true},
 		{[]string{"-method", "lsngca", "-vwidths", "1", "-dim", "2", data}, "ngca fit: -vwidths does not apply to -method lsngca (only to wflsngca and wflsngca-robust)", true},
 		{[]string{"-method", "WF-LSNGCA", "-threshold", "2", "-dim", "2", data}, "ngca fit: -threshold does not apply to -method wflsngca (only to mipp)", true},
-		{[]string{"-method", "lsngca", "-dim", "2", wide}, wide + " has 3 rows for 4 columns; LSNGCA whitens the data and needs more rows than columns", false},
+		{[]string{"-method", "lsngca", "-dim", "2", wide}, "LSNGCA on " + wide + ": ngca: too few rows: LSNGCA needs at least 7 rows for 4 columns and 5 cross-validation folds (got 3)", false},
 		{[]string{"-method", "wflsngca", "-widths", "1,x", "-dim", "2", data}, `ngca fit: -widths: "x" is not a number`, true},
 		{[]string{"-method", "wflsngca", "-ridges", "1,-2", "-dim", "2", data}, `ngca fit: -ridges: -2 is not a positive finite number`, true},
 		{[]string{"-method", "wflsngca", "-folds", "1", "-dim", "2", data}, "ngca fit: -folds 1: need at least 2 folds", true},
@@ -309,7 +309,7 @@ func TestFitErrors(t *testing.T) {
 		{[]string{"-dim", "2", data, "more.csv"}, `ngca fit: unexpected argument "more.csv" after the input file`, true},
 		{[]string{"-dim", "2", "-nope", data}, "ngca fit: flag provided but not defined: -nope", true},
 		{[]string{"-dim", "x", data}, `invalid value "x" for flag -dim`, true},
-		{[]string{"-dim", "2", "-format", "xls", data}, `ngca fit: -format: unknown format "xls" (want auto, csv, tsv, space or libsvm)`, true},
+		{[]string{"-dim", "2", "-format", "xls", data}, `ngca fit: -format: unknown format "xls" (want auto, csv, semicolon, tsv, space or libsvm)`, true},
 		{[]string{"-dim", "2", "-header=maybe", data}, `-header: want true, false or auto`, true},
 		{[]string{"-dim", "2", "-header", "false", data}, `ngca fit: "false" was read as the input file: write -header=false, not -header false`, true},
 		{[]string{"-dim", "2", "-o", "/nonexistent/dir/b.csv", data}, "ngca fit: cannot create /nonexistent/dir/b.csv: directory /nonexistent/dir does not exist\n", false},
@@ -429,8 +429,8 @@ func TestFitRobust(t *testing.T) {
 		want string
 	}{
 		{append([]string{"-method", "robust", "-iterations", "3"}, data...), "-iterations does not apply to -method " + rob.Key + " (only to mipp)"},
-		{append([]string{"-method", rob.Label, "-folds", "500"}, data...), "fewer than the 500 cross-validation folds"},
-		{[]string{"-method", rob.Key, wide}, "ngca fit: " + rob.Label + " on " + wide + ": ngca: too few samples: 3 rows for 5 folds"},
+		{append([]string{"-method", rob.Label, "-folds", "500"}, data...), "needs at least 500 rows for 5 columns and 500 cross-validation folds (got 400)"},
+		{[]string{"-method", rob.Key, wide}, "ngca fit: " + rob.Label + " on " + wide + ": ngca: too few rows: " + rob.Label + " needs at least 7 rows for 4 columns"},
 		{append([]string{"-robust"}, data...), "flag provided but not defined: -robust"},
 	} {
 		args := append([]string{"fit", "-dim", "2"}, tc.args...)

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/dataio"
+	"github.com/ngca-go/ngca/internal/fitfile"
 	"github.com/ngca-go/ngca/internal/methods"
-	"github.com/ngca-go/ngca/internal/studyhook"
 )
 
 // fitFields are the command's own fields of "ngca fit -json". The file is
@@ -44,6 +41,8 @@ type fitFields struct {
 	// reason; OutliersDropped counts the rows left out by -outliers drop.
 	LeftOut         []leftOutColumn `json:"left_out,omitempty"`
 	OutliersDropped *int            `json:"rows_outliers_dropped,omitempty"`
+	// SetAside records the rows set aside (setAsideJSON).
+	SetAside *setAsideJSON `json:"set_aside,omitempty"`
 	// ZeroBased says that the LIBSVM file numbered its features from 0.
 	ZeroBased bool `json:"zero_based,omitempty"`
 	// Sample and RowsRead: with -sample, the sample's size and the rows
@@ -63,32 +62,11 @@ type checkFields struct {
 }
 
 // settingsJSON holds the settings the fit used, defaults resolved, as its
-// Report gives them.
-type settingsJSON struct {
-	Centers    int     `json:"centers,omitempty"`
-	Folds      int     `json:"folds,omitempty"`
-	Iterations int     `json:"iterations,omitempty"`
-	Threshold  float64 `json:"threshold,omitempty"`
-}
+// Report gives them (internal/fitfile, which "ngca-beam fit" writes too).
+type settingsJSON = fitfile.Settings
 
 // fitSettings returns the settings of the fit whose report is rep.
-func fitSettings(rep ngca.Report) settingsJSON {
-	switch r := rep.(type) {
-	case *ngca.LSReport:
-		return settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
-	case *ngca.RobustReport:
-		return settingsJSON{Centers: r.NumCenters, Folds: r.Folds}
-	case *ngca.MIPPReport:
-		d, _ := studyhook.MIPPDetails(r)
-		return settingsJSON{Iterations: d.Iterations, Threshold: d.Threshold}
-	case *ngca.IMAKReport:
-		return settingsJSON{Iterations: r.MaxPasses}
-	case *ngca.SNGCAReport:
-		s, _ := studyhook.SNGCADetails(r)
-		return settingsJSON{Iterations: s.MaxIter}
-	}
-	return settingsJSON{}
-}
+func fitSettings(rep ngca.Report) settingsJSON { return fitfile.SettingsOf(rep) }
 
 // fitJSON returns the JSON object (compact) that "ngca fit -json" writes
 // for a fit res of the estimator m to the table t read from file name,
@@ -106,8 +84,13 @@ func fitJSON(a *fitArgs, m methods.Method, t *dataio.Table, info loaded, res *ng
 		ff.RowsDropped = &info.dropped
 	}
 	ff.LeftOut, ff.ZeroBased = info.audit.leftOut, t.ZeroBased
-	if info.outlierMode {
+	if info.outliers != "" {
 		ff.OutliersDropped = &info.audit.outlierRows
+		sa := &setAsideJSON{Mode: info.outliers, Lines: info.audit.farLines, Codes: info.audit.codes}
+		if info.audit.screen != nil {
+			sa.Screen = newScreenJSON(info.audit.screen.scr)
+		}
+		ff.SetAside = sa
 	}
 	if info.sample > 0 {
 		ff.Sample, ff.RowsRead = info.sample, &info.rows
@@ -127,179 +110,14 @@ func fitJSON(a *fitArgs, m methods.Method, t *dataio.Table, info loaded, res *ng
 	return mergeObjects(lib, "label", own, tail)
 }
 
-// member is a field of a JSON object.
-type member struct {
-	key   string
-	value json.RawMessage
-}
-
-// objectMembers returns the fields of the JSON object obj, in order.
-func objectMembers(obj []byte) ([]member, error) {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, fmt.Errorf("not a JSON object: %.40s", obj)
-	}
-	var out []member
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, member{k.(string), v})
-	}
-	return out, nil
-}
-
 // mergeObjects returns the JSON object base with the fields of the object
 // after inserted after base's field key (or first, if base has none) and
-// those of the object tail at the end. A field name in two objects is an
-// error.
+// those of the object tail at the end (fitfile.Merge).
 func mergeObjects(base []byte, key string, after, tail []byte) ([]byte, error) {
-	var parts [3][]member
-	for i, obj := range [][]byte{base, after, tail} {
-		var err error
-		if parts[i], err = objectMembers(obj); err != nil {
-			return nil, err
-		}
-	}
-	seen := map[string]bool{}
-	for _, p := range parts {
-		for _, f := range p {
-			if seen[f.key] {
-				return nil, fmt.Errorf("JSON field %q written twice", f.key)
-			}
-			seen[f.key] = true
-		}
-	}
-	at := 0
-	for i, f := range parts[0] {
-		if f.key == key {
-			at = i + 1
-		}
-	}
-	fields := append(append(append(append([]member(nil), parts[0][:at]...), parts[1]...), parts[0][at:]...), parts[2]...)
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, f := range fields {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(f.key)
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(f.value)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return fitfile.Merge(base, key, after, tail)
 }
 
 // writeJSON writes v as indented JSON in which an array or object that
-// holds no non-empty array or object (a row of the basis, the timings) is
-// written on one line.
-func writeJSON(w io.Writer, v any) error {
-	var raw bytes.Buffer
-	enc := json.NewEncoder(&raw)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	dec := json.NewDecoder(&raw)
-	dec.UseNumber()
-	root, err := parseNode(dec)
-	if err != nil {
-		return err
-	}
-	var b bytes.Buffer
-	root.write(&b, 0)
-	b.WriteByte('\n')
-	_, err = w.Write(b.Bytes())
-	return err
-}
-
-// jsonNode is a JSON value: a scalar (its text), an array or an object
-// (keys in order).
-type jsonNode struct {
-	scalar   string
-	open     byte // '[' or '{' for a container, 0 for a scalar
-	keys     []string
-	children []*jsonNode
-}
-
-func parseNode(dec *json.Decoder) (*jsonNode, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		n := &jsonNode{open: byte(t)}
-		for dec.More() {
-			if n.open == '{' {
-				k, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				n.keys = append(n.keys, k.(string))
-			}
-			c, err := parseNode(dec)
-			if err != nil {
-				return nil, err
-			}
-			n.children = append(n.children, c)
-		}
-		_, err := dec.Token() // the closing delimiter
-		return n, err
-	case string:
-		q, _ := json.Marshal(t)
-		return &jsonNode{scalar: string(q)}, nil
-	case nil:
-		return &jsonNode{scalar: "null"}, nil
-	default:
-		return &jsonNode{scalar: fmt.Sprint(t)}, nil
-	}
-}
-
-func (n *jsonNode) write(b *bytes.Buffer, indent int) {
-	if n.open == 0 {
-		b.WriteString(n.scalar)
-		return
-	}
-	flat := true
-	for _, c := range n.children {
-		if c.open != 0 && len(c.children) > 0 {
-			flat = false
-		}
-	}
-	b.WriteByte(n.open)
-	for i, c := range n.children {
-		if i > 0 {
-			b.WriteByte(',')
-			if flat {
-				b.WriteByte(' ')
-			}
-		}
-		if !flat {
-			b.WriteByte('\n')
-			b.WriteString(strings.Repeat("  ", indent+1))
-		}
-		if n.open == '{' {
-			k, _ := json.Marshal(n.keys[i])
-			b.Write(k)
-			b.WriteString(": ")
-		}
-		c.write(b, indent+1)
-	}
-	if !flat {
-		b.WriteByte('\n')
-		b.WriteString(strings.Repeat("  ", indent))
-	}
-	if n.open == '{' {
-		b.WriteByte('}')
-	} else {
-		b.WriteByte(']')
-	}
-}
+// holds no non-empty array or object is written on one line
+// (fitfile.Write).
+func writeJSON(w io.Writer, v any) error { return fitfile.Write(w, v) }

@@ -51,7 +51,7 @@ func fitJSONOf(t *testing.T, input string, args ...string) (map[string]any, ngca
 }
 
 // TestColumns checks -cols and -drop in fit (the JSON records the columns
-// by name and number), the error of a text column, unknown names, and
+// by name and number), a text id left out, unknown names, and
 // transform of the fit on a file with the columns reordered.
 func TestColumns(t *testing.T) {
 	dir := t.TempDir()
@@ -71,7 +71,6 @@ func TestColumns(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-label-col", "class"}, `note.csv:2: column 7 ("note"): "n1" is not a number (if the column is not data, leave it out with -drop note, or name it with -label-col note if it holds labels)`},
 		{[]string{"-cols", "x1,zz,x2"}, `ngca fit: -cols: no column named "zz" in the header of ` + data},
 		{[]string{"-drop", "9"}, "ngca fit: -drop: column 9 out of range: " + data + " has 7 columns, numbered from 1"},
 	} {
@@ -80,6 +79,14 @@ func TestColumns(t *testing.T) {
 		if r.code != 1 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("ngca %q: exit %d, stderr %q, want %q", args, r.code, r.stderr, tc.want)
 		}
+	}
+
+	// The note column, text with a different value in every row, is an
+	// id: left out on its own, with a note, and listed in the JSON.
+	j3, r3 := fitJSONOf(t, "", "-label-col", "class", data)
+	if fmt.Sprint(j3["basis"]) != fmt.Sprint(j1["basis"]) || fmt.Sprint(j3["left_out"]) != "[map[column:note number:7 reason:id]]" ||
+		!strings.Contains(r3.stderr, `note: left out column 7 ("note") of `+data+`: text with a different value in every row ("n1" in the first)`) {
+		t.Errorf("a text id: left out %v, stderr\n%s", j3["left_out"], r3.stderr)
 	}
 
 	// transform matches the fit's columns by name, in any order, and

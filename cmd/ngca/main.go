@@ -87,8 +87,8 @@ func main() {
 
 // run executes the command line args and returns the exit status: 0 on
 // success, 1 for an error (bad input, bad flags, a failed fit, an
-// interruption), 2 when -check -strict finds the fit doubtful (the result
-// is written all the same). A usage error prints its message and a line
+// interruption), 2 when -check -strict finds the fit doubtful or cannot
+// check it (the result is written all the same). A usage error prints its message and a line
 // pointing to "ngca help CMD", not the whole help.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}

@@ -44,12 +44,12 @@ that M is right.
 The basis is fitted to FILE as "ngca fit" would (-method, -dim (or auto) with
 default 2, and the other estimator flags), or read with -basis from the
 CSV or JSON written by "ngca fit"; -check judges a fitted basis as "ngca fit
--check" does, on stderr (-strict: exit status 2 if doubtful). A CSV basis
-holds no eigenvalues: then only the scatter plot is drawn, and a note on
-stderr says so. The data are centred on the training means of a JSON basis
-(its columns are taken by name, as by "ngca transform"), otherwise on
-their own means. -sample N fits and draws a random sample of N rows, as
-in "ngca fit".
+-check" does, on stderr (-strict: exit status 2 if doubtful or not
+checked). A CSV basis holds no eigenvalues: then only the scatter plot is
+drawn, and a note on stderr says so. The data are centred on the training
+means of a JSON basis (its columns are taken by name, as by
+"ngca transform"), otherwise on their own means. -sample N fits and draws
+a random sample of N rows, as in "ngca fit".
 
 The image format follows the extension of -o: .png, .svg, .pdf, .jpg,
 .tif or .eps. With more than 20000 rows, the scatter plot shows 20000 of

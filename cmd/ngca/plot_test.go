@@ -154,8 +154,9 @@ func TestPlotErrors(t *testing.T) {
 	}
 }
 
-// TestPlotClipsOutliers: a few rows far outside the rest are drawn at the
-// edge of the scatter plot, and a note counts them; without them, no note.
+// TestPlotClipsOutliers: a few rows far outside the rest, kept with
+// -outliers keep, are drawn at the edge of the scatter plot, and a note
+// counts them; without them, or by default, which leaves them out, no note.
 func TestPlotClipsOutliers(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(3, 3))
@@ -170,7 +171,11 @@ func TestPlotClipsOutliers(t *testing.T) {
 	}
 	data := writeFile(t, dir, "gross.csv", b.String())
 	basis := writeFile(t, dir, "b.csv", "column,c1,c2\na,1,0\nb,0,1\nc,0,0\n")
-	r := ngcaRun(t, "", "plot", "-basis", basis, "-o", filepath.Join(dir, "p.png"), data).mustSucceed(t)
+	r := ngcaRun(t, "", "plot", "-basis", basis, "-o", filepath.Join(dir, "d.png"), data).mustSucceed(t)
+	if strings.Contains(r.stderr, "triangles") || !strings.Contains(r.stderr, "line 19") || !strings.Contains(r.stderr, "left out") {
+		t.Errorf("by default: stderr %q, want the 2 rows left out, no note on clipping", r.stderr)
+	}
+	r = ngcaRun(t, "", "plot", "-basis", basis, "-outliers", "keep", "-o", filepath.Join(dir, "p.png"), data).mustSucceed(t)
 	if !strings.Contains(r.stderr, "note: 2 points far outside the rest (more than 8 robust standard deviations from the median of a component) are drawn as triangles at the edge") {
 		t.Errorf("stderr %q, want a note on 2 clipped points", r.stderr)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"flag"
@@ -74,7 +75,7 @@ func init() {
 	c := &command{name: "transform", summary: "project a data file onto a basis; write the n×M coordinates as CSV", brief: transformBrief, run: runTransform}
 	c.usage = transformDoc + flagHelp(newTransformFlags(c).fs, []flagGroup{
 		{"Input", inputFlagNames(false)},
-		{"Projection", []string{"basis", "center"}},
+		{"Projection", []string{"basis", "center", "outliers"}},
 		{"Output", []string{"o", "keep", "with-labels"}},
 	})
 	register(c)
@@ -89,6 +90,7 @@ type transformFlags struct {
 	out        string
 	keep       string
 	withLabels bool
+	outliers   string
 }
 
 func newTransformFlags(c *command) *transformFlags {
@@ -104,6 +106,8 @@ func newTransformFlags(c *command) *transformFlags {
 	f.fs.StringVar(&f.out, "o", "", "write the result to `file` instead of standard output (the file is replaced only on success)")
 	f.fs.StringVar(&f.keep, "keep", "", "copy these columns of FILE (ids, labels, any column: a `list` as for -cols) to the output, as they are, before the coordinates")
 	f.fs.BoolVar(&f.withLabels, "with-labels", false, "append the labels (of a LIBSVM file, or -label-col) as a last column \"label\"")
+	f.fs.StringVar(&f.outliers, "outliers", "", "`what` to do with a row that the JSON fit's rule sets aside (a missing-value code it found, or far from its rows, as ngca fit -outliers far): "+
+		"far: write its line with empty coordinates; keep: project it; default: as the fit did")
 	return f
 }
 
@@ -125,6 +129,11 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	case "auto", "data", "none":
 	default:
 		return fmt.Errorf("%w: -center %q: want auto, data or none", cli.ErrUsage, f.center)
+	}
+	switch f.outliers {
+	case "", outliersFar, outliersKeep:
+	default:
+		return cli.Usagef("-outliers %q: want far or keep", f.outliers)
 	}
 	opt, err := f.in.options()
 	if err != nil {
@@ -168,6 +177,10 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	}
 	d := rows
 	mean := make([]float64, d)
+	aside := b.aside
+	if mode := cmp.Or(f.outliers, aside.modeOf()); mode == outliersKeep {
+		aside = nil
+	}
 	type line struct {
 		row  []float64
 		kept []string
@@ -231,6 +244,7 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	pending := make([]line, 0, chunkRows)
 	var z mat.Dense
 	gaps := 0
+	var farLines []int // the lines set aside (row numbers from 1 without lines)
 	rec := make([]string, len(header))
 	flush := func() error {
 		k := len(pending)
@@ -268,8 +282,13 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 		}
 		row := chunk.RawRowView(len(pending))
 		copy(row, l.row)
-		if l.gap {
+		if !l.gap && aside != nil && aside.far(row) {
+			l.gap = true
+			farLines = append(farLines, cmp.Or(l.at, s.Rows()+s.Dropped()))
+		} else if l.gap {
 			gaps++
+		}
+		if l.gap {
 			clear(row) // projected, then written as empty cells
 		}
 		l.row = nil
@@ -295,6 +314,11 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	total := s.Rows() + s.Dropped()
 	if n := s.Dropped(); n > 0 {
 		e.notef("left out %d of the %s of %s, which %s a missing value (-missing drop); the output has a line per row kept", n, countNoun(total, "row"), name, agree(n, "holds", "hold"))
+	}
+	if len(farLines) > 0 {
+		e.notef("%s of %s %s far from the fit's rows or %s a missing-value code, as ngca fit -outliers far sets aside: %s; %s empty coordinates (-outliers keep projects %s)",
+			countNoun(len(farLines), "row"), name, agree(len(farLines), "lies", "lie"), agree(len(farLines), "holds", "hold"), lineList(farLines, 5),
+			agree(len(farLines), "its line has", "their lines have"), agree(len(farLines), "it", "them"))
 	}
 	if gaps > 0 {
 		e.notef("%d of the %s of %s %s a missing value in a data column: %s empty coordinates (-missing drop leaves %s out)",
