@@ -1,0 +1,99 @@
+package ngcabeam
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/ngca-go/ngca"
+)
+
+// Project returns the coordinates of every row of a PCollection of Rows
+// in the basis of a fit, fit a singleton PCollection of Fitted (Fit's, or
+// one made from a fit's JSON file: Fitted{Result: its bytes}), sent to the
+// workers as a side input: a PCollection of Rows whose Values are the
+// coordinates (x − μ)·B (Cols = the basis's columns, μ the fit's Mean),
+// and whose Source, Block, Lines, Keep, Labels and Missing are the
+// input's. The coordinates are computed by ngca.Result.ProjectTo over
+// each block, as "ngca transform" computes them over its chunks of 4096
+// rows, so that blocks of Read's give the same bits. A row marked
+// Missing has NaN coordinates. A row whose coordinates overflow float64
+// fails the pipeline, naming its line.
+func Project(s beam.Scope, fit, rows beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("ngcabeam.Project"), &projectFn{}, rows, beam.SideInput{Input: fit})
+}
+
+// projectFn projects blocks of rows.
+type projectFn struct {
+	fit []byte
+	res *ngca.Result
+}
+
+func (f *projectFn) ProcessElement(r Rows, fit Fitted, emit func(Rows)) error {
+	if f.res == nil || string(f.fit) != string(fit.Result) {
+		res, err := fit.Decode()
+		if err != nil {
+			return err
+		}
+		f.res, f.fit = res, fit.Result
+	}
+	if err := r.check(); err != nil {
+		return err
+	}
+	d, m := f.res.Basis.Dims()
+	if r.Cols != d {
+		return fmt.Errorf("%s has %d data columns but the basis has %d rows (one per data column)", r.Source, r.Cols, d)
+	}
+	n := r.Len()
+	out := r
+	out.Cols, out.Values = m, nil
+	if n == 0 {
+		emit(out)
+		return nil
+	}
+	x := mat.NewDense(n, d, append([]float64(nil), r.Values...))
+	for i, miss := range r.Missing {
+		if miss {
+			clear(x.RawRowView(i)) // projected, then marked NaN
+		}
+	}
+	var z mat.Dense
+	f.res.ProjectTo(&z, x)
+	out.Values = make([]float64, 0, n*m)
+	for i := 0; i < n; i++ {
+		row := z.RawRowView(i)
+		if r.Missing != nil && r.Missing[i] {
+			for range row {
+				out.Values = append(out.Values, math.NaN())
+			}
+			continue
+		}
+		for _, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%s: its coordinates overflow float64 (its values, less the means, times the basis pass ±1.8e308); scale the data down", r.where(i))
+			}
+		}
+		out.Values = append(out.Values, row...)
+	}
+	emit(out)
+	return nil
+}
+
+// FromJSON returns a Fitted holding a fit's JSON: ngca.Result's, or the
+// file "ngca fit -json" and "ngca-beam fit" write, for Project. It returns
+// the error of ngca.Result's UnmarshalJSON for anything else.
+func FromJSON(data []byte) (Fitted, error) {
+	var r ngca.Result
+	if err := json.Unmarshal(data, &r); err != nil {
+		return Fitted{}, err
+	}
+	return Fitted{Result: data}, nil
+}
+
+func init() {
+	register.DoFn3x1[Rows, Fitted, func(Rows), error](&projectFn{})
+}
