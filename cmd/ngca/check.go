@@ -150,12 +150,12 @@ func rowLines(rows, lines []int, max int) string {
 // the evidence may change.
 func checkAdvice(m methods.Method, rep *ngca.CheckReport, auto bool, lines []int) string {
 	if rep.RowsDecide {
-		k := rep.FarRowsSetAside
-		if k == 0 {
-			k = min(len(rep.FarRows), 5)
+		if k := rep.FarRowsSetAside; k > 0 {
+			return fmt.Sprintf("leaving out the rows that decide the fit (%s, which the default -outliers far leaves out), or finding out what they are",
+				rowLines(rep.FarRows[:k], lines, 5))
 		}
-		return fmt.Sprintf("leaving out the rows that decide the fit (%s; the default -outliers far leaves out the rows far from the rest), "+
-			"or finding out what they are", rowLines(rep.FarRows[:k], lines, 5))
+		return fmt.Sprintf("finding out what the rows farthest from the rest are (%s; none is far enough for -outliers far to leave it out), "+
+			"and leaving out those that are errors (-outliers drop leaves out values far out in their column)", rowLines(rep.FarRows, lines, 5))
 	}
 	var tips []string
 	// The fit disagrees when no reference agrees and one at least was

@@ -60,7 +60,8 @@ func (a *auditor) screenRows(cols, skip []int) (*screen.Screen, []int, error) {
 
 // noteFar writes one note naming the rows far (of the table) that the
 // screen scr of the columns cols sets aside: for each, the value that
-// puts it there on its own, or that it is far only jointly; dropped says
+// puts it there on its own, or that it is far jointly and its furthest
+// value; dropped says
 // that they are left out.
 func (a *auditor) noteFar(far []int, scr *screen.Screen, cols []int, dropped bool) {
 	if len(far) == 0 {
@@ -81,7 +82,7 @@ func (a *auditor) noteFar(far []int, scr *screen.Screen, cols []int, dropped boo
 		}
 		cause := fmt.Sprintf("%s = %s", a.label(cols[top]), num(row[top]))
 		if z*z <= scr.Kept.Limit {
-			cause = fmt.Sprintf("far only jointly, no value on its own; the furthest: %s", cause)
+			cause = fmt.Sprintf("far jointly; its furthest value: %s", cause)
 		}
 		a.e.detailf("%s: squared distance %.4g from the rest, above the limit %.4g", a.line(i), scr.Dist2(row), scr.Kept.Limit)
 		if k < 5 {
