@@ -161,7 +161,7 @@ def fit_one(cmd, args, path, outjson):
     if p.returncode != 0:
         return dict(ok=False, err=p.stderr.strip().splitlines()[-1] if p.stderr.strip() else 'exit %d' % p.returncode, wall=wall, cpu=cpu)
     j = json.load(open(outjson))
-    return dict(ok=True, wall=wall, cpu=cpu, basis=j['basis'], robust=robust_block(j), fit_seconds=j.get('timings', {}).get('total'))
+    return dict(ok=True, wall=wall, cpu=cpu, basis=j['basis'], cols=j.get('column_numbers'), robust=robust_block(j), fit_seconds=j.get('timings', {}).get('total'))
 
 
 def ablate_one(helper, args, path):
@@ -321,6 +321,21 @@ def synthetic_report(out, w):
     w('')
 
 
+def full_basis(r, d):
+    """The fit's basis on all d data columns of the exported table: the command
+    leaves columns out on its own (constant ones, also once the rows far from the
+    rest are left out), which get zero rows; the JSON's column_numbers say which
+    columns (1-based; the label is the last column) the basis rows are."""
+    B = np.asarray(r['basis'], dtype=float)
+    cols = r.get('cols')
+    if not cols or B.shape[0] == d:
+        return B
+    F = np.zeros((d, B.shape[1]))
+    for i, c in enumerate(cols):
+        F[c - 1] = B[i]
+    return F
+
+
 def load_xy(data, name):
     X = np.loadtxt(os.path.join(data, name + '.data.csv'), delimiter=',', ndmin=2)
     y = np.array([float(l.rsplit(',', 1)[1]) for l in open(os.path.join(data, name + '.csv')).read().splitlines()[1:]])
@@ -390,10 +405,11 @@ def cmd_report(a):
             if not rs:
                 continue
             ok = [r for r in rs if r['ok']]
-            accs = [knn_score((X - mu) @ np.asarray(r['basis']), y, s['kind']) for r in ok]
-            Qs = [orth_std(r['basis'], sd) for r in ok]
+            Bs = [full_basis(r, X.shape[1]) for r in ok]
+            accs = [knn_score((X - mu) @ B, y, s['kind']) for B in Bs]
+            Qs = [orth_std(B, sd) for B in Bs]
             ep = [eps(Qs[i], Qs[j]) for i, j in itertools.combinations(range(len(Qs)), 2)]
-            zr = [zero_rows(r['basis']) for r in ok]
+            zr = [zero_rows(B.tolist()) for B in Bs]
             rb = [r['robust'] for r in ok if r.get('robust')]
             row[k] = dict(n=len(rs), ok=len(ok), err=[r['err'] for r in rs if not r['ok']],
                           acc=np.mean(accs) if accs else None, accsd=np.std(accs) if accs else None,

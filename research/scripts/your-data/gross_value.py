@@ -5,8 +5,8 @@ gross value, 10000 in n3 on line 59 (data row 58), as a data-entry error
 or a missing-value code gives. Seeded: the same file on every run.
 
     python3 scripts/your-data/gross_value.py [OUTDIR]
-    ngca fit -dim 1 -check gross.csv
-    ngca fit -dim 1 -check -outliers drop gross.csv
+    ngca fit -dim 1 -check gross.csv                  # leaves line 59 out: u, check ok
+    ngca fit -dim 1 -check -outliers keep gross.csv   # keeps it: n3, check doubtful
 """
 import csv, random, sys
 
