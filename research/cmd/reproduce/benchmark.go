@@ -23,15 +23,15 @@ README): every run draws from a LIBSVM data set (vehicle, svmguide3,
 svmguide1, shuttle, ijcnn1; SUSY is not available) n training and n test
 points, disjoint and balanced, standardises the features, appends d − m
 columns of standard Gaussian noise, reduces the points to m dimensions by
-PCA, MIPP, IMAK, SNGCA, LSNGCA, WF-LSNGCA and its robust variant (this
+PCA, MIPP, IMAK, SNGCA, LSNGCA, WF-LSNGCA and its robust variant (the ngca
 command's default estimator) fitted on the training points (or not at
 all), and measures the test error of LIBSVM's RBF C-SVC (C = 1,
 γ = 1/number of features) and the error ε of each subspace against the
-span of the m real features. IMAK, SNGCA and the robust variant are not in
-the paper's Table 2 (its Table 1 lists the first two); ijcnn1's tenth
-feature is dropped, since the
-first ten are a one-hot code (the estimators refuse exactly dependent
-columns), so its m is 21.
+span of the m real features (the first m coordinates). IMAK, SNGCA and the
+robust variant are not in the paper's Table 2 (its Table 1 lists the
+first two). ijcnn1 keeps all 22 features, as in the paper; its first ten
+are a one-hot code, so its covariance is singular and the estimators fit
+in the span of the data.
 
 The features are standardised with statistics over the whole data set, which
 reproduces the published error rates of no reduction and PCA; the datasets
@@ -51,16 +51,33 @@ into it: vehicle.scale, svmguide3, svmguide1 and svmguide1.t, shuttle.trn
 needed; a missing one is an error that names it and the folder searched.
 
 It writes into -out:
-  runs.csv    one row per method and run: dataset, d, run, method,
-              error_rate, seconds (reduction), svm_seconds, failed, reason
-  table2.md   mean (std) per data set and method, the best and those not
-              significantly worse (t-test, 5%) in bold, as in the paper
-and prints the table. Runs execute in parallel (-workers, one core per
-run); results are bit-reproducible from -seed whatever -workers is. Ctrl-C
-stops cleanly and writes both files from the finished runs.
+  runs.csv    one row per method and run, appended as soon as the run is
+              done: dataset, n, d, run, method, error_rate, epsilon,
+              seconds (reduction), svm_seconds, failed, reason, path (the
+              robust variant's estimate), fingerprint (of the method's
+              code), platform (processor, Go, runs at once)
+  table2.md   the page, rewritten from runs.csv after every run: per d,
+              mean (std) of the error rate and of ε per data set and
+              method, the best and those not significantly worse (t-test,
+              5%) in bold, as in the paper, and how many runs each row has
+              so far; the default against WF-LSNGCA on the data sets of
+              n = 2000; the seconds per reduction and the platform
+and prints the page. Runs execute in parallel (-workers, one core per
+run); results are bit-reproducible from -seed whatever -workers and the
+order in which runs finish. Ctrl-C (or SIGTERM) stops cleanly and writes
+both files from the finished runs; a kill loses only the runs going.
+
+-resume continues from -out's runs.csv: it keeps its rows and makes only
+the runs they lack. A row whose method's fingerprint (a hash of the
+method's results on two tiny fixed data sets, with the seed and the
+standardisation) differs from the current code's is made again, and the
+command says so on stderr; rows of other data sets, d, methods or runs
+stay in the file and out of the table. The whole table, in the
+background, surviving interruptions (run it again to continue):
+  nohup go run ./cmd/reproduce benchmark -resume -out docs/table2 -data DIR > table2.log 2>&1 &
 
 Examples:
-  go run ./cmd/reproduce benchmark
+  go run ./cmd/reproduce benchmark -resume -out docs/table2
   go run ./cmd/reproduce benchmark -runs 5 -d 50 -workers 2 -out quick
   go run ./cmd/reproduce benchmark -datasets vehicle,svmguide3 -methods none,pca,wflsngca
   go run ./cmd/reproduce benchmark -datasets vehicle,svmguide3 -methods none,pca,wflsngca,imak -resume
@@ -82,14 +99,16 @@ func runBenchmark(ctx context.Context, e *env, args []string) error {
 	std := fs.String("standardise", "dataset", "statistics that standardise the features: dataset (all rows of the data set; reproduces the published rates) or split (the run's training and test rows)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	workers := fs.Int("workers", 0, "runs at once (0 = all CPUs)")
-	resume := fs.Bool("resume", false, "keep the runs of -out's runs.csv that this study would make, and run only the others (continue an interrupted study, add methods or runs); the file must come from a run with the same -seed (not checked)")
+	resume := fs.Bool("resume", false, "keep the rows of -out's runs.csv and make only the runs they lack (continue an interrupted study, add methods or runs); rows whose method's fingerprint is not the current code's (or -seed's, -standardise's) are made again")
+	hardware := fs.String("hardware", "", "the processor named with the seconds in runs.csv and table2.md (default: /proc/cpuinfo's model name)")
 	if err := cli.Parse(fs, args, c.usage, e.stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
-	cfg := benchmark.Config{Data: *data, Out: *out, Runs: *runs, N: *n, Seed: *seed, Workers: *workers, Resume: *resume, Progress: e.stderr}
+	cfg := benchmark.Config{Data: *data, Out: *out, Runs: *runs, N: *n, Seed: *seed, Workers: *workers, Resume: *resume,
+		Hardware: *hardware, Progress: e.stderr, Log: e.stderr}
 	for _, s := range cli.SplitList(*sets) {
 		ds, err := benchmark.Lookup(s)
 		if err != nil {

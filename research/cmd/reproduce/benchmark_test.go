@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ngca-go/ngca/internal/childproc"
 	"github.com/ngca-go/ngca/research/internal/libsvm"
 	"github.com/ngca-go/ngca/research/internal/libsvm/libsvmtest"
 	"github.com/ngca-go/ngca/research/internal/repro/benchmark"
@@ -90,7 +93,7 @@ func TestBenchmarkCommand(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	for _, want := range []string{"| Dataset [m, n] | No reduction | PCA | MIPP |", "| vehicle [18, 40] |", "| SUSY [18, 2000] | not available", "wrote "} {
+	for _, want := range []string{"| Dataset [m, n] | Runs | No reduction | PCA | MIPP |", "| vehicle [18, 40] | 2 of 2 |", "| vehicle [18, 40] |", "| SUSY [18, 2000] | – | not available", "wrote "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
@@ -109,5 +112,74 @@ func TestBenchmarkCommand(t *testing.T) {
 	var o, e bytes.Buffer
 	if code := run(ctx, args, &o, &e); code != 1 || !strings.Contains(e.String(), "interrupted: 0 of 2 runs finished") {
 		t.Errorf("cancelled: exit %d, stderr %q", code, e.String())
+	}
+}
+
+// TestBenchmarkKilledResumes kills the benchmark study (SIGKILL) while it
+// appends rows, then resumes it with -resume: runs.csv holds whole rows
+// after the kill, the resumed study makes only the runs it lacks, and its
+// results are those of the study run at once, bit for bit.
+func TestBenchmarkKilledResumes(t *testing.T) {
+	childproc.RunAsChild(run)
+	benchRequireLIBSVM(t)
+	args := func(out string, runs int) []string {
+		return []string{"benchmark", "-data", benchTestdata, "-datasets", "vehicle", "-n", "40", "-d", "22",
+			"-runs", strconv.Itoa(runs), "-methods", "none,pca,mipp", "-workers", "2", "-out", out}
+	}
+	once, dir := t.TempDir(), t.TempDir()
+	if code, _, errs := runCmd(t, args(once, 6)...); code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	var out childproc.Output
+	cmd, _ := childproc.Start(t, "TestBenchmarkKilledResumes", &out, args(dir, 100000)...)
+	csvPath := filepath.Join(dir, "runs.csv")
+	childproc.WaitFor(t, "three appended rows", &out, func() bool { return childproc.CountRows(csvPath) >= 3 })
+	childproc.Kill(t, cmd)
+	killed := childproc.WholeRows(t, csvPath)
+	if killed < 3 {
+		t.Errorf("%d rows after the kill, want at least the 3 seen", killed)
+	}
+	// table2.md is rewritten after every run: a kill may leave its
+	// temporary file, which the resumed study removes.
+	for _, f := range childproc.TempFiles(t, dir) {
+		if !strings.HasPrefix(filepath.Base(f), ".table2.md.") {
+			t.Errorf("temporary file after a kill mid-run: %s", f)
+		}
+	}
+
+	code, _, errs := runCmd(t, append(args(dir, 6), "-resume")...)
+	if code != 0 {
+		t.Fatalf("resumed: exit %d, stderr:\n%s", code, errs)
+	}
+	if tmp := childproc.TempFiles(t, dir); len(tmp) > 0 {
+		t.Errorf("temporary files after the resumed run: %q", tmp)
+	}
+	want, err := benchmark.ReadRecords(filepath.Join(once, "runs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := benchmark.ReadRecords(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mine []benchmark.Record // the 6 runs; the kill may have left later ones
+	for _, r := range got {
+		if r.Run <= 6 {
+			mine = append(mine, r)
+		}
+	}
+	if len(mine) != len(want) || len(want) != 6*3 {
+		t.Fatalf("resumed: %d rows of the 6 runs, at once %d", len(mine), len(want))
+	}
+	for i, r := range mine {
+		w := want[i]
+		if r.Dataset != w.Dataset || r.Run != w.Run || r.Method != w.Method || r.Fingerprint != w.Fingerprint ||
+			math.Float64bits(r.ErrorRate) != math.Float64bits(w.ErrorRate) || math.Float64bits(r.Epsilon) != math.Float64bits(w.Epsilon) {
+			t.Errorf("row %d: resumed %+v, at once %+v", i, r, w)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "table2.md"))
+	if err != nil || !strings.Contains(string(md), "| vehicle [18, 40] | 6 of 6 |") {
+		t.Errorf("table2.md after the resumed run: %v\n%s", err, md)
 	}
 }

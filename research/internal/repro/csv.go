@@ -70,18 +70,29 @@ type Log struct {
 	end int64 // the size of the file: its whole rows
 }
 
-// CreateLog creates (or truncates) the file at path and writes the header.
-func CreateLog(path string, header []string) (*Log, error) {
-	f, err := os.Create(path)
+// CreateLog replaces the file at path by one holding the header.
+func CreateLog(path string, header []string) (*Log, error) { return StartLog(path, header, nil) }
+
+// StartLog replaces the file at path by one holding the header and the
+// records (the rows a resumed study keeps) and opens it for appending.
+// The new file is written aside and renamed over the old one only once
+// complete (see package atomicfile), so that a kill while it is written
+// leaves the old file, and its rows, as they were.
+func StartLog(path string, header []string, recs [][]string) (*Log, error) {
+	if err := WriteCSV(path, append([][]string{header}, recs...)); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return nil, err
 	}
-	l := &Log{f: f}
-	l.cw = csv.NewWriter(&l.buf)
-	if err := l.Append(header); err != nil {
+	end, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
+	l := &Log{f: f, end: end}
+	l.cw = csv.NewWriter(&l.buf)
 	return l, nil
 }
 

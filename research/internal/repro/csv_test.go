@@ -75,3 +75,29 @@ func TestReadRows(t *testing.T) {
 		t.Errorf("rows %v, %v; want [1 2]", rows, err)
 	}
 }
+
+// TestStartLog checks that StartLog replaces a file by the header and the
+// kept records, then appends after them.
+func TestStartLog(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rows.csv")
+	if err := os.WriteFile(path, []byte("name,value\nold,1\nstale,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := StartLog(path, []string{"name", "value"}, [][]string{{"old", "1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append([]string{"new", "3"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "name,value\nold,1\nnew,3\n" {
+		t.Errorf("file holds %q", b)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(tmp) > 0 {
+		t.Errorf("temporary files left: %q", tmp)
+	}
+}

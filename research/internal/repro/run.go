@@ -100,6 +100,12 @@ type Table[R any] struct {
 	// Kept are rows of an earlier run that the study keeps (a resumed
 	// study): they are written first and returned with the new ones.
 	Kept []R
+	// Saved, if not nil, is called with every row so far (kept ones
+	// first) each time a job's rows have been appended to the file, on
+	// the goroutine of RunLogged: a study rewrites its report from it, so
+	// that the report of a killed study is that of its rows. An error
+	// stops the run as one of the file's does.
+	Saved func(rows []R) error
 }
 
 // Jobs describes a study's jobs for RunLogged: N jobs on Workers
@@ -113,12 +119,14 @@ type Jobs struct {
 }
 
 // RunLogged runs jobs 0, …, j.N−1 as Run does, each giving rows, and
-// appends the rows of every finished job to the CSV file t (created anew,
-// see CreateLog) at once, so that a kill loses only the jobs still
-// running. It returns every finished row, in completion order, with Run's
-// error or the file's.
+// appends the rows of every finished job to the CSV file t at once, so
+// that a kill loses only the jobs still running. The file is replaced at
+// the start by one holding the kept rows (see StartLog: a kill then
+// leaves the old file whole). It returns every row, the kept ones first
+// and then the finished ones in completion order, with Run's error or the
+// file's; nil rows if the file could not be started.
 func RunLogged[R any](ctx context.Context, j Jobs, t Table[R], do func(ctx context.Context, i int) ([]R, error)) ([]R, error) {
-	live, err := CreateLog(t.Path, t.Header)
+	live, err := StartLog(t.Path, t.Header, records(t.Kept, t.Record))
 	if err != nil {
 		return nil, err
 	}
@@ -127,13 +135,18 @@ func RunLogged[R any](ctx context.Context, j Jobs, t Table[R], do func(ctx conte
 		bar = progress.New(j.Progress, j.Label, j.N)
 	}
 	rows := slices.Clone(t.Kept)
-	if err := AppendRows(live, t.Kept, t.Record); err != nil {
-		live.Close()
-		return nil, err
+	if rows == nil {
+		rows = []R{}
 	}
 	runErr := Run(ctx, j.N, j.Workers, j.Weights, bar, do, func(_ int, rs []R) error {
 		rows = append(rows, rs...)
-		return AppendRows(live, rs, t.Record)
+		if err := AppendRows(live, rs, t.Record); err != nil {
+			return err
+		}
+		if t.Saved != nil {
+			return t.Saved(rows)
+		}
+		return nil
 	})
 	if bar != nil {
 		bar.Finish()

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/methods"
 )
 
@@ -19,10 +20,17 @@ type Method struct {
 	Key string
 	// Label is the column heading of the table.
 	Label string
-	// reduce fits on the training rows and returns the training and test
-	// rows in m dimensions and the d×m basis of the subspace it projects
-	// on; nil means no reduction.
-	reduce func(ctx context.Context, train, test *mat.Dense, m int, src rand.Source) (zTrain, zTest, basis *mat.Dense, err error)
+	// reduce fits on the training rows and returns their reduction to m
+	// dimensions; nil means no reduction.
+	reduce func(ctx context.Context, train, test *mat.Dense, m int, src rand.Source) (*reduction, error)
+}
+
+// reduction is what a method made of one run: the training and test rows
+// in m dimensions, the d×m basis of the subspace it projects on, and, for
+// the robust variant, the estimate it returned ("axes" or "equivariant").
+type reduction struct {
+	train, test, basis *mat.Dense
+	path               string
 }
 
 // The methods of the paper's Table 2, and the two other NGCA methods of its
@@ -37,8 +45,8 @@ var (
 	LSNGCA      = ngcaMethod("lsngca")
 	WFLSNGCA    = ngcaMethod("wflsngca")
 	// Robust is the robust variant of WF-LSNGCA, the ngca command's
-	// default estimator.
-	Robust = ngcaMethod("wflsngca-robust")
+	// default estimator; its column says so.
+	Robust = labelled(ngcaMethod("wflsngca-robust"), "WF-LSNGCA robust (default)")
 )
 
 // Methods returns every method in the order of the columns: the paper's
@@ -92,24 +100,33 @@ func MethodKeys() string {
 func ngcaMethod(key string) Method {
 	nm := methods.MustLookup(key)
 	return Method{Key: nm.Key, Label: nm.Label,
-		reduce: func(ctx context.Context, train, test *mat.Dense, m int, src rand.Source) (*mat.Dense, *mat.Dense, *mat.Dense, error) {
+		reduce: func(ctx context.Context, train, test *mat.Dense, m int, src rand.Source) (*reduction, error) {
 			res, err := nm.New(methods.Settings{Dim: m, Workers: 1, Src: src}).Fit(ctx, train)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
-			var zTrain, zTest mat.Dense
-			res.ProjectTo(&zTrain, train)
-			res.ProjectTo(&zTest, test)
-			return &zTrain, &zTest, res.Basis, nil
+			r := &reduction{train: new(mat.Dense), test: new(mat.Dense), basis: res.Basis}
+			res.ProjectTo(r.train, train)
+			res.ProjectTo(r.test, test)
+			if rep, ok := res.Report.(*ngca.RobustReport); ok {
+				r.path = rep.Estimate
+			}
+			return r, nil
 		}}
+}
+
+// labelled returns m with the column heading label.
+func labelled(m Method, label string) Method {
+	m.Label = label
+	return m
 }
 
 // reducePCA projects on the m leading principal directions of the training
 // rows (gonum's stat.PC), after subtracting their mean.
-func reducePCA(_ context.Context, train, test *mat.Dense, m int, _ rand.Source) (*mat.Dense, *mat.Dense, *mat.Dense, error) {
+func reducePCA(_ context.Context, train, test *mat.Dense, m int, _ rand.Source) (*reduction, error) {
 	var pc stat.PC
 	if !pc.PrincipalComponents(train, nil) {
-		return nil, nil, nil, errors.New("PCA: the singular value decomposition failed")
+		return nil, errors.New("PCA: the singular value decomposition failed")
 	}
 	var vecs mat.Dense
 	pc.VectorsTo(&vecs)
@@ -119,7 +136,7 @@ func reducePCA(_ context.Context, train, test *mat.Dense, m int, _ rand.Source) 
 	for j := range mean {
 		mean[j] = stat.Mean(mat.Col(nil, j, train), nil)
 	}
-	return project(train, mean, basis), project(test, mean, basis), mat.DenseCopyOf(basis), nil
+	return &reduction{train: project(train, mean, basis), test: project(test, mean, basis), basis: mat.DenseCopyOf(basis)}, nil
 }
 
 // project returns (x − mean)·basis.

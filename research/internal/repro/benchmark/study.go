@@ -30,7 +30,6 @@ import (
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/atomicfile"
-	"github.com/ngca-go/ngca/internal/progress"
 	"github.com/ngca-go/ngca/research/internal/libsvm"
 	"github.com/ngca-go/ngca/research/internal/repro"
 )
@@ -65,18 +64,27 @@ type Config struct {
 	Workers int
 	// Progress, if not nil, gets a progress bar (drawn only on a terminal).
 	Progress io.Writer
-	// Resume keeps the records of a runs.csv already in Out that belong
-	// to this study (a run of its grid, one of its methods) and runs only
-	// the others: it continues an interrupted study, or adds methods or
-	// runs to a finished one. The records kept are trusted as they are;
-	// they must come from the same seed, protocol and code.
+	// Log, if not nil, gets a line for each decision of a resumed study
+	// (rows run again because the code changed).
+	Log io.Writer
+	// Hardware names the processor in the report and in runs.csv; ""
+	// means /proc/cpuinfo's model name (see Platform).
+	Hardware string
+	// Resume keeps the rows of a runs.csv already in Out and runs only
+	// the runs of this study that it lacks: it continues an interrupted
+	// study, or adds methods or runs to a finished one. A row of this
+	// study whose fingerprint (see fingerprint.go) is not the current
+	// code's, or whose n is not this study's, is run again (Log says so);
+	// rows of other data sets, d, methods or runs stay in the file
+	// without entering the table.
 	Resume bool
 }
 
 // Record is the outcome of one method on one run.
 type Record struct {
 	Dataset string
-	D, Run  int
+	// N is the number of training (and test) rows, D the dimension.
+	N, D, Run int
 	// Method is the method's Key.
 	Method string
 	// ErrorRate is the test misclassification rate; NaN if Failed.
@@ -84,7 +92,7 @@ type Record struct {
 	// Epsilon is the error ε (ngca.SubspaceError) of the method's
 	// subspace against the span of the real features, the first m
 	// columns (Draw appends the noise after them); NaN without a
-	// reduction, if Failed, or in a runs.csv written before the column.
+	// reduction or if Failed.
 	Epsilon float64
 	// Seconds is the time of the reduction (fit and projections), and
 	// SVMSeconds that of LIBSVM's training and prediction.
@@ -93,26 +101,35 @@ type Record struct {
 	// run.
 	Failed bool
 	Reason string
+	// Path is the estimate the robust variant returned ("axes" or
+	// "equivariant"); empty for the other methods.
+	Path string
+	// Fingerprint is the method's fingerprint when the run was made (see
+	// fingerprint.go), Platform what it ran on (see Platform).
+	Fingerprint, Platform string
 }
 
 // Result is what a study produced.
 type Result struct {
-	// Records holds every finished run, sorted (data set in the paper's
-	// order, d, run, method in the paper's order).
+	// Records holds every row of runs.csv, sorted (data set in the
+	// paper's order, n, d, run, method in the paper's order): this
+	// study's and, when resumed, those of other runs kept in the file.
 	Records []Record
-	// Jobs is the number of runs (data set, d, run) planned, Finished
-	// the number finished.
+	// Jobs is the number of runs (data set, d, run) of the study,
+	// Finished the number with a row for every method.
 	Jobs, Finished int
 	// Table is the Markdown of table2.md.
 	Table string
 }
 
-// job is one run: a draw of one data set at one d, and every method on it.
+// job is one run: a draw of one data set at one d, and the methods to
+// apply to it.
 type job struct {
-	ds  Dataset
-	n   int
-	d   int
-	run int
+	ds      Dataset
+	n       int
+	d       int
+	run     int
+	methods []Method
 }
 
 // defaults fills in the zero fields and checks the configuration.
@@ -193,26 +210,22 @@ func (c *Config) n(ds Dataset) int {
 
 // Run runs the study and writes into Out:
 //
-//   - runs.csv: one row per method and run, appended as runs finish (so an
-//     interrupted study keeps them), then rewritten sorted at the end;
-//   - table2.md: the table, in the layout of the paper's Table 2, for each d
-//     one row per data set and one column per method, cells "mean (std)";
-//     in each row the lowest mean is bold, and so is every mean not
-//     significantly different from it by a two-sided two-sample t-test
-//     (repro.TTest2, as MATLAB's ttest2) at the 5% level. Failed runs are
-//     counted in their cell and explained below the table, and so are
-//     cells with fewer runs than requested; SUSY, which is not available,
-//     says so in every cell. A table of the mean time per reduction follows.
+//   - runs.csv: one row per method and run, appended as each run finishes
+//     (so that an interrupted or killed study keeps them), then rewritten
+//     sorted at the end;
+//   - table2.md: the table, rewritten from the rows after each run, so
+//     that it always says how many runs each row has so far (see
+//     markdown).
 //
 // Every run draws its data with Draw from its own seed, derived from Seed
 // and (data set, n, d, run), and every method its own randomness from
-// that and the method, so results are bit-identical for any Workers and do
-// not change when data sets, d or methods are added or removed. On each
-// run every method is fitted on the training rows and reduces them to m
-// dimensions; LIBSVM (RBF C-SVC, C = 1, γ = 1/number of features) is
-// trained on the reduced training rows and the error rate measured on the
-// reduced test rows. A method that fails on a run is recorded as failed,
-// not an error of the study.
+// that and the method, so results are bit-identical for any Workers and
+// any order in which runs finish, and do not change when data sets, d or
+// methods are added or removed. On each run every method is fitted on the
+// training rows and reduces them to m dimensions; LIBSVM (RBF C-SVC,
+// C = 1, γ = 1/number of features) is trained on the reduced training rows
+// and the error rate measured on the reduced test rows. A method that
+// fails on a run is recorded as failed, not an error of the study.
 //
 // When ctx is cancelled, Run stops starting runs, writes the files from
 // the finished ones and returns them with an error wrapping ctx's error.
@@ -225,14 +238,41 @@ func (c Config) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	jobs, weights := c.jobs(sets)
+	// The fingerprints take a few seconds; an interruption then still
+	// writes the files.
+	fps, err := c.fingerprints(context.WithoutCancel(ctx))
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return nil, err
 	}
-	res, runErr := c.runJobs(ctx, jobs, weights, data)
-	if res == nil {
+	removeTemporary(c.Out)
+	var kept []Record
+	if c.Resume {
+		if kept, err = c.resumed(fps); err != nil {
+			return nil, err
+		}
+	}
+	jobs, weights := c.jobs(sets, kept)
+	platform := Platform(c.Hardware, c.workers())
+	res := &Result{Jobs: c.Runs * len(sets) * len(c.Dims)}
+	rows, runErr := repro.RunLogged(ctx,
+		repro.Jobs{N: len(jobs), Workers: c.workers(), Weights: weights, Progress: c.Progress, Label: "benchmark"},
+		repro.Table[Record]{Path: filepath.Join(c.Out, "runs.csv"), Header: csvHeader, Record: Record.csv, Kept: kept,
+			Saved: func(rows []Record) error { return c.writeTable(rows) }},
+		func(ctx context.Context, i int) ([]Record, error) {
+			recs, err := c.runJob(ctx, jobs[i], data[jobs[i].ds.Name], fps)
+			for k := range recs {
+				recs[k].Platform = platform
+			}
+			return recs, err
+		})
+	if rows == nil && runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded) {
 		return nil, runErr
 	}
+	res.Records = rows
+	res.Finished = c.finished(rows)
 	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded) {
 		return res, runErr
 	}
@@ -269,74 +309,95 @@ func (c Config) load(sets []Dataset) (map[string]*Data, error) {
 	return data, nil
 }
 
-// jobs lists the runs in run-major order, so that an interrupted study has
-// about as many runs in every cell, and their expected costs.
-func (c Config) jobs(sets []Dataset) ([]job, []float64) {
+// jobs lists the runs with methods still to apply (all of them unless
+// resumed) in run-major order, so that an interrupted study has about as
+// many runs in every row, and their expected costs.
+func (c Config) jobs(sets []Dataset, kept []Record) ([]job, []float64) {
+	done := map[runKey]bool{}
+	for _, r := range kept {
+		done[r.key()] = true
+	}
 	var jobs []job
 	var weights []float64
 	for run := 1; run <= c.Runs; run++ {
 		for _, ds := range sets {
 			for _, d := range c.Dims {
 				j := job{ds: ds, n: c.n(ds), d: d, run: run}
-				jobs = append(jobs, j)
-				weights = append(weights, c.weight(j))
+				for _, m := range c.Methods {
+					if !done[runKey{ds.Name, j.n, d, run, m.Key}] {
+						j.methods = append(j.methods, m)
+					}
+				}
+				if len(j.methods) > 0 {
+					jobs = append(jobs, j)
+					weights = append(weights, c.weight(j))
+				}
 			}
 		}
 	}
 	return jobs, weights
 }
 
-// runJobs runs the jobs not kept from an earlier run (-resume), appending
-// every finished run's records to runs.csv at once. It returns nil and the
-// error if the study could not start.
-func (c Config) runJobs(ctx context.Context, jobs []job, weights []float64, data map[string]*Data) (*Result, error) {
-	var kept []Record
-	done := map[runKey]bool{}
-	if c.Resume {
-		var err error
-		if kept, done, err = c.resumed(jobs); err != nil {
-			return nil, err
+// inStudy reports whether r is a row of this study: a run of its grid,
+// one of its methods.
+func (c *Config) inStudy(r Record) bool {
+	ds, err := Lookup(r.Dataset)
+	if err != nil || r.Run < 1 || r.Run > c.Runs || r.N != c.n(ds) ||
+		!slices.Contains(c.Datasets, ds.Name) || !slices.Contains(c.Dims, r.D) {
+		return false
+	}
+	return slices.ContainsFunc(c.Methods, func(m Method) bool { return m.Key == r.Method })
+}
+
+// finished returns the number of runs of the study with a row for every
+// method.
+func (c *Config) finished(rows []Record) int {
+	type run struct {
+		dataset string
+		d, run  int
+	}
+	count := map[run]int{}
+	seen := map[runKey]bool{}
+	for _, r := range rows {
+		if c.inStudy(r) && !seen[r.key()] {
+			seen[r.key()] = true
+			count[run{r.Dataset, r.D, r.Run}]++
 		}
 	}
-	live, err := repro.CreateLog(filepath.Join(c.Out, "runs.csv"), csvHeader)
-	if err != nil {
-		return nil, err
+	n := 0
+	for _, k := range count {
+		if k == len(c.Methods) {
+			n++
+		}
 	}
-	if err := repro.AppendRows(live, kept, Record.csv); err != nil {
-		live.Close()
-		return nil, err
-	}
-	var bar *progress.Bar
-	if c.Progress != nil {
-		bar = progress.New(c.Progress, "benchmark", len(jobs))
-	}
-	res := &Result{Jobs: len(jobs), Records: kept}
-	runErr := repro.Run(ctx, len(jobs), c.workers(), weights, bar,
-		func(ctx context.Context, i int) ([]Record, error) {
-			return c.runJob(ctx, jobs[i], data[jobs[i].ds.Name], done)
-		},
-		func(_ int, recs []Record) error {
-			res.Finished++
-			res.Records = append(res.Records, recs...)
-			return repro.AppendRows(live, recs, Record.csv)
-		})
-	if bar != nil {
-		bar.Finish()
-	}
-	if err := live.Close(); err != nil && runErr == nil {
-		runErr = err
-	}
-	return res, runErr
+	return n
 }
 
 // write sorts the records and writes runs.csv and table2.md from them.
 func (c Config) write(res *Result) error {
 	c.sort(res.Records)
-	res.Table = c.markdown(res.Records)
 	if err := repro.WriteRows(filepath.Join(c.Out, "runs.csv"), csvHeader, res.Records, Record.csv); err != nil {
 		return err
 	}
+	res.Table = c.markdown(res.Records)
 	return atomicfile.WriteFile(filepath.Join(c.Out, "table2.md"), []byte(res.Table), 0o666)
+}
+
+// removeTemporary removes the temporary files that a killed run of the
+// study may have left in out while it replaced runs.csv or table2.md
+// (see package atomicfile), which it does after every run.
+func removeTemporary(out string) {
+	for _, name := range []string{"runs.csv", "table2.md"} {
+		tmp, _ := filepath.Glob(filepath.Join(out, "."+name+".*.tmp"))
+		for _, f := range tmp {
+			os.Remove(f)
+		}
+	}
+}
+
+// writeTable writes table2.md from the rows so far.
+func (c Config) writeTable(rows []Record) error {
+	return atomicfile.WriteFile(filepath.Join(c.Out, "table2.md"), []byte(c.markdown(rows)), 0o666)
 }
 
 func (c *Config) workers() int {
@@ -349,57 +410,63 @@ func (c *Config) workers() int {
 // weight is a run's expected cost for the progress bar. The NGCA fits
 // dominate it, and with b = 100 centers whatever n much of their work does
 // not grow with n: measured, a run costs about d·(n + 2000) (at d = 50,
-// 10 s for n = 200 and 19 s for n = 2000; twice as much at d = 100).
+// 10 s for n = 200 and 19 s for n = 2000; twice as much at d = 100),
+// counted here per method to apply.
 func (c *Config) weight(j job) float64 {
-	return float64(j.d) * float64(j.n+2000)
+	return float64(j.d) * float64(j.n+2000) * float64(len(j.methods))
 }
 
-// runJob draws one run's data and applies every method to it.
-func (c *Config) runJob(ctx context.Context, j job, data *Data, done map[runKey]bool) ([]Record, error) {
-	var todo []Method
-	for _, m := range c.Methods {
-		if !done[runKey{j.ds.Name, j.d, j.run, m.Key}] {
-			todo = append(todo, m)
-		}
-	}
-	if len(todo) == 0 {
-		return nil, nil
-	}
+// runJob draws one run's data and applies the job's methods to it.
+func (c *Config) runJob(ctx context.Context, j job, data *Data, fps map[string]string) ([]Record, error) {
 	split, err := Draw(data, j.n, j.d, c.Standardise, rand.NewPCG(c.Seed, repro.Key("benchmark-data", j.ds.Name, j.n, j.d, j.run)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", j.ds.Name, err)
 	}
 	var recs []Record
-	for _, m := range todo {
-		if err := ctx.Err(); err != nil {
+	for _, m := range j.methods {
+		rec, _, err := c.apply(ctx, m, split, j.ds.M, rand.NewPCG(c.Seed, repro.Key("benchmark-fit", j.ds.Name, j.n, j.d, j.run, m.Key)))
+		if err != nil {
 			return nil, err
 		}
-		rec := Record{Dataset: j.ds.Name, D: j.d, Run: j.run, Method: m.Key, ErrorRate: math.NaN(), Epsilon: math.NaN()}
-		src := rand.NewPCG(c.Seed, repro.Key("benchmark-fit", j.ds.Name, j.n, j.d, j.run, m.Key))
-		train, test := split.Train, split.Test
-		if m.reduce != nil {
-			start := time.Now()
-			var basis *mat.Dense
-			train, test, basis, err = m.reduce(ctx, split.Train, split.Test, j.ds.M, src)
-			rec.Seconds = time.Since(start).Seconds()
-			if err == nil {
-				rec.Epsilon = realFeatureError(basis, j.ds.M)
-			}
-		}
-		if err == nil {
-			start := time.Now()
-			rec.ErrorRate, err = classify(train, split.YTrain, test, split.YTest)
-			rec.SVMSeconds = time.Since(start).Seconds()
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			rec.Failed, rec.Reason, rec.ErrorRate, rec.Epsilon = true, err.Error(), math.NaN(), math.NaN()
-		}
+		rec.Dataset, rec.N, rec.D, rec.Run, rec.Fingerprint = j.ds.Name, j.n, j.d, j.run, fps[m.Key]
 		recs = append(recs, rec)
 	}
 	return recs, nil
+}
+
+// apply applies the method m to one run's data, reducing it to dim
+// dimensions with randomness from src, and classifies the test rows. It
+// returns the record's results and the reduction (nil without one or if
+// the method failed); the error is ctx's, if it was cancelled.
+func (c *Config) apply(ctx context.Context, m Method, split *Split, dim int, src rand.Source) (Record, *reduction, error) {
+	if err := ctx.Err(); err != nil {
+		return Record{}, nil, err
+	}
+	rec := Record{Method: m.Key, ErrorRate: math.NaN(), Epsilon: math.NaN()}
+	train, test := split.Train, split.Test
+	var red *reduction
+	var err error
+	if m.reduce != nil {
+		start := time.Now()
+		red, err = m.reduce(ctx, split.Train, split.Test, dim, src)
+		rec.Seconds = time.Since(start).Seconds()
+		if err == nil {
+			train, test, rec.Path = red.train, red.test, red.path
+			rec.Epsilon = realFeatureError(red.basis, dim)
+		}
+	}
+	if err == nil {
+		start := time.Now()
+		rec.ErrorRate, err = classify(train, split.YTrain, test, split.YTest)
+		rec.SVMSeconds = time.Since(start).Seconds()
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return Record{}, nil, ctx.Err()
+		}
+		rec.Failed, rec.Reason, rec.ErrorRate, rec.Epsilon, rec.Path, red = true, err.Error(), math.NaN(), math.NaN(), "", nil
+	}
+	return rec, red, nil
 }
 
 // realFeatureError returns ε between span(basis) (d×m) and the span of
@@ -434,8 +501,8 @@ func classify(train *mat.Dense, yTrain []float64, test *mat.Dense, yTest []float
 	return float64(wrong) / float64(len(yTest)), nil
 }
 
-// sort orders records by data set (the paper's order), d, run and method
-// (the paper's order).
+// sort orders records by data set (the paper's order), n, d, run and
+// method (the paper's order).
 func (c *Config) sort(recs []Record) {
 	dsRank, mRank := map[string]int{}, map[string]int{}
 	for i, ds := range Datasets {
@@ -445,11 +512,52 @@ func (c *Config) sort(recs []Record) {
 		mRank[m.Key] = i
 	}
 	slices.SortStableFunc(recs, func(a, b Record) int {
-		for _, cmp := range []int{dsRank[a.Dataset] - dsRank[b.Dataset], a.D - b.D, a.Run - b.Run, mRank[a.Method] - mRank[b.Method]} {
+		for _, cmp := range []int{dsRank[a.Dataset] - dsRank[b.Dataset], a.N - b.N, a.D - b.D, a.Run - b.Run, mRank[a.Method] - mRank[b.Method]} {
 			if cmp != 0 {
 				return cmp
 			}
 		}
 		return 0
 	})
+}
+
+// Refit makes again the runs of the records (with c's Data, Seed and
+// Standardise) and returns what it gets, in the same order. Made by the
+// same code, their results (all but Seconds, SVMSeconds and Platform)
+// are those of the records to the last bit: the tests of committed
+// rows compare them.
+func (c Config) Refit(ctx context.Context, recs []Record) ([]Record, error) {
+	if c.Data == "" {
+		c.Data = DefaultDataDir
+	}
+	if err := libsvm.Available(); err != nil {
+		return nil, err
+	}
+	data := map[string]*Data{}
+	var out []Record
+	for _, r := range recs {
+		ds, err := Lookup(r.Dataset)
+		if err != nil {
+			return nil, err
+		}
+		if data[ds.Name] == nil {
+			if data[ds.Name], err = ds.Load(c.Data); err != nil {
+				return nil, err
+			}
+		}
+		ms, err := ParseMethods(r.Method)
+		if err != nil {
+			return nil, err
+		}
+		fp, err := c.fingerprint(ctx, ms[0])
+		if err != nil {
+			return nil, err
+		}
+		got, err := c.runJob(ctx, job{ds: ds, n: r.N, d: r.D, run: r.Run, methods: ms}, data[ds.Name], map[string]string{ms[0].Key: fp})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got[0])
+	}
+	return out, nil
 }
