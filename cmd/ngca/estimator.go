@@ -16,6 +16,7 @@ import (
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
 	"github.com/ngca-go/ngca/internal/studyhook"
+	"gonum.org/v1/gonum/mat"
 )
 
 // The estimator settings of fit and plot.
@@ -330,14 +331,27 @@ func nullNote(res *ngca.Result, t *dataio.Table) string {
 	if !ok || r.Estimate != "axes" || len(r.NullCoords) == 0 {
 		return ""
 	}
+	// A column left out as a combination of others has a zero row too,
+	// and is named by its own note, not here.
 	var kept []string
 	for j := 0; j < d; j++ {
-		if !slices.Contains(r.NullCoords, j) {
+		if !slices.Contains(r.NullCoords, j) && !zeroRow(res.Basis, j) {
 			kept = append(kept, shortColumnName(t, j))
 		}
 	}
 	return fmt.Sprintf("%s found the non-Gaussian structure in %s only: the rows of the other %s in the basis are zero (-method mipp uses every column)",
-		res.Method, joinAnd(kept), countNoun(len(r.NullCoords), "column"))
+		res.Method, joinAnd(kept), countNoun(d-len(kept), "column"))
+}
+
+// zeroRow reports whether row j of b is zero.
+func zeroRow(b *mat.Dense, j int) bool {
+	_, m := b.Dims()
+	for k := range m {
+		if b.At(j, k) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // screenDetails says why the robust variant's screens kept each column it

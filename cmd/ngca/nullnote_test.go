@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -49,4 +51,32 @@ func withoutSummary(stderr string) string {
 		}
 	}
 	return strings.Join(keep, "")
+}
+
+// TestRobustNullNoteCombination: a column that is a combination of others
+// has a zero row of the basis too, counted among the columns the fit does
+// not use and named by its own note, not as one the structure is in.
+func TestRobustNullNoteCombination(t *testing.T) {
+	dir := t.TempDir()
+	files := dataFiles(t, dir) // signal in x1 and x2, noise in x3..x5
+	data, err := os.ReadFile(files["csv"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Split(line, ",")
+		if i == 0 {
+			b.WriteString(line + ",x1copy\n")
+			continue
+		}
+		k := slices.Index(strings.Split(strings.SplitN(string(data), "\n", 2)[0], ","), "x1")
+		b.WriteString(line + "," + f[k] + "\n")
+	}
+	path := writeFile(t, dir, "copy.csv", b.String())
+	code, _, stderr := runCmd(t, "fit", "-dim", "2", "-label-col", "class", path)
+	want := "the rows of the other 4 columns in the basis are zero"
+	if code != 0 || !strings.Contains(stderr, want) || strings.Contains(stderr, "x2 and x1copy only") {
+		t.Errorf("exit %d, stderr %q; want %q", code, stderr, want)
+	}
 }
