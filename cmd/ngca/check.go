@@ -151,7 +151,7 @@ func rowLines(rows, lines []int, max int) string {
 func checkAdvice(m methods.Method, rep *ngca.CheckReport, auto bool, lines []int) string {
 	if rep.RowsDecide {
 		if k := rep.FarRowsSetAside; k > 0 {
-			return fmt.Sprintf("leaving out the rows that decide the fit (%s, which the default -outliers far leaves out), or finding out what they are",
+			return fmt.Sprintf("leaving out the rows that decide the fit (%s: far from the other rows fitted, as -outliers far judges rows), or finding out what they are",
 				rowLines(rep.FarRows[:k], lines, 5))
 		}
 		return fmt.Sprintf("finding out what the rows farthest from the rest are (%s; none is far enough for -outliers far to leave it out), "+

@@ -115,7 +115,7 @@ func TestDirtyTables(t *testing.T) {
 	}
 	e, r := eps(gross, "-dim", "2", "-check", "-outliers", "keep")
 	if e < 0.1 || !strings.Contains(r.stderr, "check: doubtful: a few rows decide the fit") ||
-		!strings.Contains(r.stderr, "check: try leaving out the rows that decide the fit (line 59, which the default -outliers far leaves out)") || strings.Contains(checkLines(r.stderr, "check: try"), "more rows") {
+		!strings.Contains(r.stderr, "check: try leaving out the rows that decide the fit (line 59: far from the other rows fitted") || strings.Contains(checkLines(r.stderr, "check: try"), "more rows") {
 		t.Errorf("-outliers keep: ε = %.3g, stderr:\n%s", e, r.stderr)
 	}
 }
