@@ -65,6 +65,14 @@ type FitOptions struct {
 	Widths, Ridges, VWidths, VRidges []float64
 	Iterations                       int
 	Threshold                        float64
+	// Audit applies the audit of "ngca fit" to the sample before it is
+	// fitted (see Audited): Outliers is its -outliers (far, drop, or
+	// keep; "" keeps every row) and Listed says that "-cols" listed the
+	// columns (none is then left out as an index or an id). FitInput
+	// names the columns by Read's Input; Fit numbers them from 1.
+	Audit    bool
+	Outliers string
+	Listed   bool
 }
 
 // Fitted is a fit, as Fit returns it.
@@ -90,6 +98,9 @@ type Fitted struct {
 	Rows, Of, Sample int
 	Full             bool
 	Seed             uint64
+	// Audit, with FitOptions.Audit, is what the audit of the sample left
+	// out: the JSON of Audited (DecodeAudit).
+	Audit []byte
 }
 
 // Decode returns the fit's ngca.Result.
@@ -126,6 +137,17 @@ func (f Fitted) Model() (*ngca.LSLDGModel, error) {
 // column, a singular problem) fails the pipeline with the library's
 // error.
 func Fit(s beam.Scope, rows beam.PCollection, opt FitOptions) beam.PCollection {
+	return fit(s, rows, beam.Create(s.Scope("ngcabeam.Fit"), Input{}), opt)
+}
+
+// FitInput is Fit of the rows that Read returns with their input (its
+// singleton PCollection of the Input), which the audit of
+// FitOptions.Audit names the columns and the files by.
+func FitInput(s beam.Scope, rows, input beam.PCollection, opt FitOptions) beam.PCollection {
+	return fit(s, rows, input, opt)
+}
+
+func fit(s beam.Scope, rows, input beam.PCollection, opt FitOptions) beam.PCollection {
 	s = s.Scope("ngcabeam.Fit")
 	k := opt.Sample
 	if k == 0 {
@@ -133,11 +155,11 @@ func Fit(s beam.Scope, rows beam.PCollection, opt FitOptions) beam.PCollection {
 	}
 	sample := Sample(s, rows, k, opt.Seed)
 	if !opt.Full {
-		return beam.ParDo(s, &fitFn{Opt: opt}, sample)
+		return beam.ParDo(s, &fitFn{Opt: opt}, sample, beam.SideInput{Input: input})
 	}
-	first := beam.ParDo(s, &fitFn{Opt: opt}, sample)
+	first := beam.ParDo(s, &fitFn{Opt: opt}, sample, beam.SideInput{Input: input})
 	plan := beam.ParDo(s, planOf, first)
-	done := Passes(s, rows, plan, passesOf(opt.Method))
+	done := passes(s, rows, plan, beam.ParDo(s, auditOf, first), passesOf(opt.Method))
 	return beam.ParDo(s, &finishFn{Opt: opt}, done, beam.SideInput{Input: first}, beam.SideInput{Input: sample})
 }
 
@@ -196,7 +218,7 @@ type fitFn struct {
 	Opt FitOptions
 }
 
-func (f *fitFn) ProcessElement(ctx context.Context, s Sampled) (Fitted, error) {
+func (f *fitFn) ProcessElement(ctx context.Context, s Sampled, in Input) (Fitted, error) {
 	opt := f.Opt
 	if err := CheckFitOptions(opt); err != nil {
 		return Fitted{}, err
@@ -205,6 +227,13 @@ func (f *fitFn) ProcessElement(ctx context.Context, s Sampled) (Fitted, error) {
 	out := Fitted{Dim: opt.Dim, Rows: s.Rows.Len(), Of: s.Of, Sample: s.Rows.Len(), Full: opt.Full, Seed: opt.Seed}
 	beam.NewCounter(counterNS, "fit.sample").Inc(ctx, int64(out.Rows))
 	beam.NewCounter(counterNS, "fit.of").Inc(ctx, int64(out.Of))
+	if opt.Audit && out.Rows > 0 {
+		var err error
+		if x, out.Audit, err = auditSample(ctx, x, in, out.Rows == out.Of, opt); err != nil {
+			return out, err
+		}
+		out.Rows, _ = x.Dims()
+	}
 	what := fmt.Sprintf("the sample of %d of the %d rows", out.Rows, out.Of)
 	if out.Rows == out.Of {
 		what = fmt.Sprintf("the %d rows", out.Rows)
@@ -293,6 +322,16 @@ func (f *finishFn) ProcessElement(ctx context.Context, done []byte, first Fitted
 	}
 	out := first
 	out.Plan, out.Rows, out.Check = done, p.Rows(), nil
+	if a, err := first.DecodeAudit(); err != nil {
+		return out, err
+	} else if a != nil && a.OutliersDropped != nil {
+		// The rows of the passes that the rule set aside.
+		k := out.Of - out.Rows
+		a.OutliersDropped = &k
+		if out.Audit, err = json.Marshal(a); err != nil {
+			return out, err
+		}
+	}
 	if out.Method == "lsldg" {
 		out.Result = nil
 		return out, nil
@@ -309,7 +348,15 @@ func (f *finishFn) ProcessElement(ctx context.Context, done []byte, first Fitted
 		if err != nil {
 			return out, err
 		}
-		out.Check, out.CheckError = check(ctx, m, f.Opt, out.Dim, s.Rows.Matrix(), res)
+		x := s.Rows.Matrix()
+		if len(first.Audit) > 0 {
+			rule, err := newRowRule(first.Audit, s.Rows.Cols)
+			if err != nil {
+				return out, err
+			}
+			x = rule.apply(x) // the sample's rows that the audit's rule keeps
+		}
+		out.Check, out.CheckError = check(ctx, m, f.Opt, out.Dim, x, res)
 	}
 	return out, nil
 }
@@ -323,10 +370,16 @@ func (f *finishFn) ProcessElement(ctx context.Context, done []byte, first Fitted
 // which the plan takes its next step (Plan.Next). A row with a missing
 // value fails the pipeline.
 func Passes(s beam.Scope, rows, plan beam.PCollection, n int) beam.PCollection {
+	return passes(s, rows, plan, beam.Create(s.Scope("ngcabeam.Passes"), []byte(nil)), n)
+}
+
+// passes is Passes, each row first taken through the rule of the audit
+// (a singleton PCollection of Fitted.Audit; empty: every row as it is).
+func passes(s beam.Scope, rows, plan, rule beam.PCollection, n int) beam.PCollection {
 	s = s.Scope("ngcabeam.Passes")
 	for i := 0; i < n; i++ {
 		ps := s.Scope(fmt.Sprintf("pass%d", i+1))
-		sums := beam.ParDo(ps, &sumFn{}, rows, beam.SideInput{Input: plan})
+		sums := beam.ParDo(ps, &sumFn{}, rows, beam.SideInput{Input: plan}, beam.SideInput{Input: rule})
 		total := beam.Combine(ps, &mergeFn{}, sums)
 		plan = beam.ParDo(ps, nextPass, total, beam.SideInput{Input: plan})
 	}
@@ -335,12 +388,27 @@ func Passes(s beam.Scope, rows, plan beam.PCollection, n int) beam.PCollection {
 
 // sumFn adds the rows of a bundle to the sums of the plan's next pass.
 type sumFn struct {
-	key  [32]byte
-	plan *ngca.Plan
-	sums *ngca.Sums
+	key     [32]byte
+	plan    *ngca.Plan
+	sums    *ngca.Sums
+	ruleKey [32]byte
+	rule    *rowRule
+	ruled   bool
+	aside   beam.Counter
 }
 
-func (f *sumFn) ProcessElement(r Rows, plan []byte, emit func([]byte)) error {
+func (f *sumFn) Setup() { f.aside = beam.NewCounter(counterNS, cAside) }
+
+// rowsOf returns the rows of x (0 for nil).
+func rowsOf(x *mat.Dense) int {
+	if x == nil {
+		return 0
+	}
+	n, _ := x.Dims()
+	return n
+}
+
+func (f *sumFn) ProcessElement(ctx context.Context, r Rows, plan, rule []byte, emit func([]byte)) error {
 	if f.sums == nil {
 		if k := sha256.Sum256(plan); f.plan == nil || k != f.key {
 			var p ngca.Plan
@@ -362,13 +430,30 @@ func (f *sumFn) ProcessElement(r Rows, plan []byte, emit func([]byte)) error {
 			return fmt.Errorf("%s has a missing value: a fit takes complete rows (read with Missing error or drop)", r.where(i))
 		}
 	}
-	if err := f.sums.Add(r.Matrix()); err != nil {
+	x := r.Matrix()
+	if len(rule) > 0 {
+		if k := auditKey(rule); !f.ruled || k != f.ruleKey {
+			var err error
+			if f.rule, err = newRowRule(rule, r.Cols); err != nil {
+				return err
+			}
+			f.ruleKey, f.ruled = k, true
+		}
+		kept := f.rule.apply(x)
+		if k := r.Len() - rowsOf(kept); k > 0 && f.plan.Pass() == 0 {
+			f.aside.Inc(ctx, int64(k))
+		}
+		if x = kept; x == nil {
+			return nil
+		}
+	}
+	if err := f.sums.Add(x); err != nil {
 		return fmt.Errorf("rows of %s: %w", r.Source, err)
 	}
 	return nil
 }
 
-func (f *sumFn) FinishBundle(_ []byte, emit func([]byte)) error {
+func (f *sumFn) FinishBundle(_, _ []byte, emit func([]byte)) error {
 	if f.sums == nil {
 		return nil
 	}
@@ -424,9 +509,10 @@ func nextPass(total, plan []byte) ([]byte, error) {
 func init() {
 	beam.RegisterType(reflect.TypeOf(Fitted{}))
 	beam.RegisterType(reflect.TypeOf(FitOptions{}))
-	register.DoFn2x2[context.Context, Sampled, Fitted, error](&fitFn{})
+	register.DoFn3x2[context.Context, Sampled, Input, Fitted, error](&fitFn{})
 	register.DoFn4x2[context.Context, []byte, Fitted, Sampled, Fitted, error](&finishFn{})
-	register.DoFn3x1[Rows, []byte, func([]byte), error](&sumFn{})
+	register.DoFn5x1[context.Context, Rows, []byte, []byte, func([]byte), error](&sumFn{})
+	register.Function1x1(auditOf)
 	register.Combiner1[[]byte](&mergeFn{})
 	register.Function1x1(planOf)
 	register.Function2x2(nextPass)

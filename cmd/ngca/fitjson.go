@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/audit"
 	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/fitfile"
 	"github.com/ngca-go/ngca/internal/methods"
@@ -88,7 +89,7 @@ func fitJSON(a *fitArgs, m methods.Method, t *dataio.Table, info loaded, res *ng
 		ff.OutliersDropped = &info.audit.outlierRows
 		sa := &setAsideJSON{Mode: info.outliers, Lines: info.audit.farLines, Codes: info.audit.codes}
 		if info.audit.screen != nil {
-			sa.Screen = newScreenJSON(info.audit.screen.scr)
+			sa.Screen = audit.NewScreenJSON(info.audit.screen.Screen)
 		}
 		ff.SetAside = sa
 	}

@@ -29,3 +29,13 @@ func (e *env) detailf(format string, a ...any) {
 		fmt.Fprintf(e.stderr, "  "+format+"\n", a...)
 	}
 }
+
+// Notef, Warnf and Detailf are notef, warnf and detailf, for the audit
+// (audit.Notes).
+func (e *env) Notef(format string, a ...any) { e.notef(format, a...) }
+
+// Warnf is warnf (audit.Notes).
+func (e *env) Warnf(format string, a ...any) { e.warnf(format, a...) }
+
+// Detailf is detailf (audit.Notes).
+func (e *env) Detailf(format string, a ...any) { e.detailf(format, a...) }

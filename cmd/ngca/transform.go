@@ -178,7 +178,7 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	d := rows
 	mean := make([]float64, d)
 	aside := b.aside
-	if mode := cmp.Or(f.outliers, aside.modeOf()); mode == outliersKeep {
+	if mode := cmp.Or(f.outliers, aside.Mode()); mode == outliersKeep {
 		aside = nil
 	}
 	type line struct {
@@ -282,7 +282,7 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 		}
 		row := chunk.RawRowView(len(pending))
 		copy(row, l.row)
-		if !l.gap && aside != nil && aside.far(row) {
+		if !l.gap && aside != nil && aside.Far(row) {
 			l.gap = true
 			farLines = append(farLines, cmp.Or(l.at, s.Rows()+s.Dropped()))
 		} else if l.gap {

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/audit"
 	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/studyhook"
 )
@@ -56,6 +57,13 @@ type Fields struct {
 	InputFlags InputFlags `json:"input_flags"`
 	// RowsDropped counts the rows left out by -missing drop.
 	RowsDropped *int `json:"rows_dropped,omitempty"`
+	// LeftOut lists the columns that the audit left out on its own (row
+	// names, an index, ids, constant columns), with the reason;
+	// OutliersDropped counts the rows that -outliers left out; SetAside
+	// records the rows set aside and the rule (audit.SetAsideJSON).
+	LeftOut         []audit.LeftOutColumn `json:"left_out,omitempty"`
+	OutliersDropped *int                  `json:"rows_outliers_dropped,omitempty"`
+	SetAside        *audit.SetAsideJSON   `json:"set_aside,omitempty"`
 	// ZeroBased says that the LIBSVM file numbered its features from 0.
 	ZeroBased bool `json:"zero_based,omitempty"`
 	// Sample and RowsRead: with a sample, its size and the rows it was

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/ngca-go/ngca/beam/ngcabeam"
+	"github.com/ngca-go/ngca/internal/audit"
 	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/fitfile"
 	"github.com/ngca-go/ngca/internal/methods"
@@ -40,8 +41,14 @@ the single-machine fit with those choices to rounding.
 -dim auto chooses M by ngca.EstimateDim on the sample; -check judges the
 fit with ngca.Check on the sample ("check" in the JSON). On stderr go the
 notes of ngca (rows left out by -missing drop, row names, the sample).
-ngca-beam does not audit the table as "ngca fit" does: name the columns
-to fit with -cols or -drop.
+The sample is audited as "ngca fit" audits a file (its notes go to
+stderr, what it left out to "left_out" and "set_aside" in the JSON):
+constant, index and id columns are left out unless -cols lists them,
+and with -outliers far (the default) the rows far from the rest and
+those that hold a missing-value code; with -full the passes over every
+row take the columns kept and skip the rows that the sample's rule sets
+aside (codes of the recorded columns, or far by its screen), as "ngca
+transform" does.
 
 Beam's flags choose the runner: --runner=prism (the default: this
 machine), dataflow, flink or spark, with their options
@@ -72,6 +79,7 @@ func (in *inputFlags) register(fs *flag.FlagSet, missingUsage string) {
 // fitFlags are the flags of fit.
 type fitFlags struct {
 	in                               inputFlags
+	outliers                         string
 	out                              string
 	dim, method                      string
 	full, check                      bool
@@ -87,6 +95,8 @@ func init() {
 	commands["fit"] = command{doc: fitDoc, flags: func(fs *flag.FlagSet) func(context.Context, *env) error {
 		f := &fitFlags{in: inputFlags{missing: "error"}}
 		f.in.register(fs, "`what` to do with a missing value (an empty cell, NA, N/A, NaN, null or ?): error, or drop: leave the row out")
+		fs.StringVar(&f.outliers, "outliers", audit.OutliersFar, "`what` to do with the sample's rows that lie far from the rest (as \"ngca fit -outliers\": ngca.FarRows' rule) and those that hold a missing-value code: "+
+			"far: leave them out (with -full, the passes over every row skip the rows the sample's rule sets aside); drop: also the rows that hold a value far outside the rest of its column; keep: fit them")
 		fs.StringVar(&f.out, "o", "", "write the fit's JSON to `FIT.json` (a local path or gs://...; required)")
 		fs.StringVar(&f.dim, "dim", "", "dimension `M` of the non-Gaussian subspace, or auto (required)")
 		fs.StringVar(&f.method, "method", "", "`estimator`: "+methods.Names()+" (default wflsngca-robust; with -full, wflsngca, or lsngca)")
@@ -134,7 +144,13 @@ func parseGrid(name, s string) ([]float64, error) {
 // options returns the Fit options of the flags.
 func (f *fitFlags) options(set map[string]bool) (ngcabeam.FitOptions, error) {
 	opt := ngcabeam.FitOptions{Method: f.method, Sample: f.sample, Seed: f.seed, Full: f.full, Check: f.check, Workers: f.workers,
-		Centers: f.centers, Folds: f.folds, Iterations: f.iterations, Threshold: f.threshold}
+		Centers: f.centers, Folds: f.folds, Iterations: f.iterations, Threshold: f.threshold,
+		Audit: true, Outliers: f.outliers, Listed: f.in.cols != ""}
+	switch f.outliers {
+	case audit.OutliersFar, audit.OutliersDrop, audit.OutliersKeep:
+	default:
+		return opt, usagef("-outliers %q: want far, drop or keep", f.outliers)
+	}
 	switch {
 	case f.dim == "":
 		return opt, usagef("-dim is required: the dimension M of the non-Gaussian subspace, or auto")
@@ -217,7 +233,7 @@ func (f *fitFlags) run(ctx context.Context, e *env, set map[string]bool) error {
 	if err != nil {
 		return usageError{err}
 	}
-	fit := ngcabeam.Fit(s, rows, opt)
+	fit := ngcabeam.FitInput(s, rows, input, opt)
 	beam.ParDo0(s, &writeFitFn{Out: f.out, Input: fitfile.InputFlags{Cols: f.in.cols, Drop: f.in.drop, LabelCol: f.in.labelCol, Missing: f.in.missing}},
 		fit, beam.SideInput{Input: input})
 	res, err := runPipeline(ctx, p)
@@ -228,6 +244,13 @@ func (f *fitFlags) run(ctx context.Context, e *env, set map[string]bool) error {
 		notes(e, f.in.glob, ngcabeam.FilesOf(res.Metrics()), false)
 		if k, of := ngcabeam.SampleOf(res.Metrics()); k > 0 && k < of && !f.full {
 			e.notef("-sample: using %d of the %d rows of %s, those of smallest hash (-seed %d)", k, of, f.in.glob, f.seed)
+		}
+		for _, l := range ngcabeam.NotesOf(res.Metrics()) {
+			fmt.Fprintln(e.stderr, l)
+		}
+		if k := ngcabeam.AsideOf(res.Metrics()); k > 0 && f.full {
+			e.notef("-full: the passes over every row left out %s of %s that the sample's rule sets aside (far from the rest, or a missing-value code, as \"ngca transform\" sets rows aside); -outliers keep keeps them",
+				countNoun(k, "row"), f.in.glob)
 		}
 	}
 	return nil
@@ -257,12 +280,27 @@ func fitJSON(f ngcabeam.Fitted, in ngcabeam.Input, flags fitfile.InputFlags) ([]
 	ff := fitfile.Fields{Method: f.Method, Input: in.Glob, Format: in.Format, N: f.Rows, D: len(in.Fields), Dim: f.Dim,
 		Columns: in.Names, ColumnNumbers: in.Fields, LabelColumn: in.LabelName, InputFlags: flags, ZeroBased: in.ZeroBased,
 		Seed: f.Seed, Settings: fitfile.SettingsOf(res.Report)}
+	a, err := f.DecodeAudit()
+	if err != nil {
+		return nil, err
+	}
+	if a != nil {
+		// The columns fitted: those the audit kept.
+		var names []string
+		for _, j := range a.Kept {
+			if in.Names != nil && j < len(in.Names) {
+				names = append(names, in.Names[j])
+			}
+		}
+		ff.D, ff.Columns, ff.ColumnNumbers = len(a.Kept), names, a.Numbers
+		ff.LeftOut, ff.OutliersDropped, ff.SetAside = a.LeftOut, a.OutliersDropped, a.SetAside
+	}
 	if flags.Missing == "drop" {
 		dropped := in.Dropped()
 		ff.RowsDropped = &dropped
 	}
-	if !f.Full && f.Rows < f.Of {
-		ff.Sample, ff.RowsRead = f.Rows, &f.Of
+	if !f.Full && f.Sample < f.Of {
+		ff.Sample, ff.RowsRead = f.Sample, &f.Of
 	}
 	own, err := json.Marshal(ff)
 	if err != nil {

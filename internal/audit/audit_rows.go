@@ -1,4 +1,4 @@
-package main
+package audit
 
 import (
 	"fmt"
@@ -133,11 +133,11 @@ func (a *auditor) findOutliers(cols []int) rowFindings {
 		switch {
 		case len(col) > fewOutliers(n):
 			f.heavy = append(f.heavy, j)
-			a.e.detailf("%s: %d rows lie more than %d typical deviations from the median %s (%s below it, %s above it): long tails, not a few outliers",
+			a.e.Detailf("%s: %d rows lie more than %d typical deviations from the median %s (%s below it, %s above it): long tails, not a few outliers",
 				a.label(j), len(col), outlierScales, num(med), num(lo), num(hi))
 		case len(col) > 0:
 			f.cells = append(f.cells, col...)
-			a.e.detailf("%s: median %s, typical deviation %s below it and %s above it (the median distance of the values on that side); the limit is %d of them",
+			a.e.Detailf("%s: median %s, typical deviation %s below it and %s above it (the median distance of the values on that side); the limit is %d of them",
 				a.label(j), num(med), num(lo), num(hi), outlierScales)
 		}
 	}
@@ -153,7 +153,7 @@ func (a *auditor) noteHeavy(heavy []int) {
 	if len(heavy) > 1 {
 		verb, them = "have", "them"
 	}
-	a.e.notef("%s of %s %s long tails: many rows lie more than %d typical deviations from the median, so the largest values may decide the fit; "+
+	a.e.Notef("%s of %s %s long tails: many rows lie more than %d typical deviations from the median, so the largest values may decide the fit; "+
 		"a log or rank transform of %s, or -drop %s, would prevent it", subj, a.name, verb, outlierScales, them, a.refs(heavy))
 }
 
@@ -209,7 +209,7 @@ func (a *auditor) noteOutliers(far []outlier) {
 		var cells []string
 		for _, o := range byRow[i] {
 			cells = append(cells, fmt.Sprintf("%s = %s", a.label(o.j), num(o.v)))
-			a.e.detailf("%s, %s = %s: %.3g typical deviations from the median", a.line(i), a.label(o.j), num(o.v), o.scales)
+			a.e.Detailf("%s, %s = %s: %.3g typical deviations from the median", a.line(i), a.label(o.j), num(o.v), o.scales)
 		}
 		if k < 5 {
 			what = append(what, fmt.Sprintf("%s (%s)", a.line(i), strings.Join(cells, ", ")))
@@ -222,7 +222,7 @@ func (a *auditor) noteOutliers(far []outlier) {
 	if len(rows) == 1 {
 		subj, them = fmt.Sprintf("1 row of %s holds a value far outside the rest of its column", a.name), "it"
 	}
-	a.e.notef("%s, %s: %s; -outliers drop leaves %s out", subj, a.decides(), joinAnd(what), them)
+	a.e.Notef("%s, %s: %s; -outliers drop leaves %s out", subj, a.decides(), joinAnd(what), them)
 }
 
 // noteCodes writes one note on the missing-value codes found; dropped
@@ -257,7 +257,7 @@ func (a *auditor) noteCodes(codes []codeUse, dropped bool) {
 	if dropped {
 		what2 = "those rows are left out (-outliers keep keeps them)"
 	}
-	a.e.notef("%s holds common codes for a missing value, far outside the other values of their columns: %s; %s",
+	a.e.Notef("%s holds common codes for a missing value, far outside the other values of their columns: %s; %s",
 		a.name, joinAnd(what), what2)
 }
 
