@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/audit"
 )
 
 // Project returns the coordinates of every row of a PCollection of Rows
@@ -18,7 +19,10 @@ import (
 // workers as a side input: a PCollection of Rows whose Values are the
 // coordinates (x − μ)·B (Cols = the basis's columns, μ the fit's Mean),
 // and whose Source, Block, Lines, Keep, Labels and Missing are the
-// input's. The coordinates are computed by ngca.Result.ProjectTo over
+// input's, but for the rows that the fit's JSON rule sets aside (its
+// "set_aside", unless fitted with -outliers keep), marked Missing as
+// "ngca transform" gives them empty coordinates. The coordinates are
+// computed by ngca.Result.ProjectTo over
 // each block, as "ngca transform" computes them over its chunks of 4096
 // rows, so that blocks of Read's give the same bits. A row marked
 // Missing has NaN coordinates. A row whose coordinates overflow float64
@@ -29,8 +33,27 @@ func Project(s beam.Scope, fit, rows beam.PCollection) beam.PCollection {
 
 // projectFn projects blocks of rows.
 type projectFn struct {
-	fit []byte
-	res *ngca.Result
+	fit   []byte
+	res   *ngca.Result
+	aside *audit.SetAside // the fit's rule for the rows it sets aside, nil if none
+}
+
+// setAsideOf returns the rule for the rows that a fit's JSON (that of
+// "ngca fit -json" or "ngca-beam fit") records, for a basis of d rows:
+// nil when it records none or was fitted with -outliers keep.
+func setAsideOf(data []byte, d int) (*audit.SetAside, error) {
+	var j struct {
+		SetAside      *audit.SetAsideJSON `json:"set_aside"`
+		ColumnNumbers []int               `json:"column_numbers"`
+	}
+	if err := json.Unmarshal(data, &j); err != nil {
+		return nil, err
+	}
+	sa, err := audit.ReadSetAside(j.SetAside, j.ColumnNumbers, d)
+	if err != nil || sa == nil || sa.Mode() == "keep" {
+		return nil, err
+	}
+	return sa, nil
 }
 
 func (f *projectFn) ProcessElement(r Rows, fit Fitted, emit func(Rows)) error {
@@ -39,7 +62,12 @@ func (f *projectFn) ProcessElement(r Rows, fit Fitted, emit func(Rows)) error {
 		if err != nil {
 			return err
 		}
-		f.res, f.fit = res, fit.Result
+		d, _ := res.Basis.Dims()
+		aside, err := setAsideOf(fit.Result, d)
+		if err != nil {
+			return err
+		}
+		f.res, f.fit, f.aside = res, fit.Result, aside
 	}
 	if err := r.check(); err != nil {
 		return err
@@ -56,7 +84,22 @@ func (f *projectFn) ProcessElement(r Rows, fit Fitted, emit func(Rows)) error {
 		return nil
 	}
 	x := mat.NewDense(n, d, append([]float64(nil), r.Values...))
-	for i, miss := range r.Missing {
+	if f.aside != nil {
+		// A row the fit's rule sets aside gets empty coordinates, as
+		// "ngca transform" gives it.
+		copied := false // out.Missing is r's until a row is marked
+		for i := 0; i < n; i++ {
+			if (r.Missing == nil || !r.Missing[i]) && f.aside.Far(x.RawRowView(i)) {
+				if !copied {
+					out.Missing = make([]bool, n)
+					copy(out.Missing, r.Missing)
+					copied = true
+				}
+				out.Missing[i] = true
+			}
+		}
+	}
+	for i, miss := range out.Missing {
 		if miss {
 			clear(x.RawRowView(i)) // projected, then marked NaN
 		}
@@ -66,7 +109,7 @@ func (f *projectFn) ProcessElement(r Rows, fit Fitted, emit func(Rows)) error {
 	out.Values = make([]float64, 0, n*m)
 	for i := 0; i < n; i++ {
 		row := z.RawRowView(i)
-		if r.Missing != nil && r.Missing[i] {
+		if out.Missing != nil && out.Missing[i] {
 			for range row {
 				out.Values = append(out.Values, math.NaN())
 			}
