@@ -377,87 +377,111 @@ func (s *Sums) addBlock(x mat.Matrix) {
 	if s.work == nil {
 		s.work = newSumsWork(p)
 	}
-	w := s.work
 	z := p.scale.apply(x)
 	if p.wh != nil {
 		z = p.wh.apply(z)
 	}
-	d := p.cols()
-	b := s.b
-	ctx := context.Background() // never done: the tasks return no error
 	switch p.kind() {
 	case passStage1, passStage2:
-		xT := w.xT[:d*m]
-		for i := 0; i < m; i++ {
-			for j, v := range z.RawRowView(i) {
-				xT[j*m+i] = v
-			}
-		}
-		var aT []float64
-		if p.kind() == passStage2 {
-			aT = w.aT[:d*m]
-			slopes := mat.NewDense(m, d, nil)
-			_ = evalRows(ctx, w.workers, p.g, z, mat.NewDense(m, d, nil), slopes)
-			for i := 0; i < m; i++ {
-				for j, v := range slopes.RawRowView(i) {
-					aT[j*m+i] = v
-				}
-			}
-		}
-		order := w.order[:m]
-		d2, kt := w.d2[:b*m], w.kt[:b*m]
-		// The Gram matrices, h and t go width by width: the kernel values
-		// of a width serve every coordinate that uses it, and each
-		// coordinate's sums are one task, so that they are the same bits
-		// for any number of workers.
-		_ = sqDistTo(ctx, w.workers, d2, z, p.cz, order)
-		for _, sigma := range p.passWidths() {
-			_ = kernelT(ctx, w.workers, kt, d2, b, sigma)
-			curv := 1 / (sigma * sigma)
-			var tasks []sumsTask
-			for j := 0; j < d; j++ {
-				switch {
-				case p.kind() == passStage2:
-					if p.choices[1][j].width == sigma {
-						tasks = append(tasks, sumsTask{j: j, h: s.acc[j], a: aT[j*m : (j+1)*m]})
-					}
-					continue
-				case p.choices[0][j].width == sigma:
-					tasks = append(tasks, sumsTask{j: j, g: s.acc[j], h: s.acc[d+j]})
-				}
-				if p.method == methodWFLSNGCA && len(s.acc[2*d+j]) > 0 && p.choices[1][j].width == sigma {
-					tasks = append(tasks, sumsTask{j: j, g: s.acc[2*d+j]})
-				}
-			}
-			_ = parallelFor(ctx, w.workers, len(tasks), func(wk, t int) error {
-				tk := tasks[t]
-				cj, xj := w.cT.RawRowView(tk.j), xT[tk.j*m:(tk.j+1)*m]
-				ws := w.worker(wk, b)
-				switch {
-				case tk.g == nil:
-					fillBasis(nil, tk.h, kt, m, cj, xj, tk.a, curv)
-				case tk.h == nil:
-					clear(ws.h)
-					ws.gram(tk.g, ws.h, kt, m, cj, xj, curv)
-				default:
-					ws.gram(tk.g, tk.h, kt, m, cj, xj, curv)
-				}
-				return nil
-			}, nil)
-		}
+		s.addStage(z)
 	case passFinal:
-		u := mat.NewDense(m, d, nil)
-		model := p.v
-		if model == nil {
-			model = p.g
-		}
-		_ = evalRows(ctx, w.workers, model, z, u, nil)
-		if p.v == nil {
-			u.Add(u, z) // LSNGCA's u(y) = ĝ(y) + y
-		}
-		gamma := mat.NewSymDense(d, s.acc[0])
-		gamma.SymRankK(gamma, 1, u.T())
+		s.addFinal(z)
 	}
+}
+
+// addStage adds the block z (standardised, whitened for LSNGCA) to the
+// Gram matrices and vectors of a stage: width by width, since the kernel
+// values of a width serve every coordinate that uses it, and each
+// coordinate's sums are one task, so that they are the same bits for any
+// number of workers.
+func (s *Sums) addStage(z *mat.Dense) {
+	p, w, b := s.plan, s.work, s.b
+	m, _ := z.Dims()
+	d := p.cols()
+	ctx := context.Background() // never done: the tasks return no error
+	xT := transposeTo(w.xT[:d*m], z)
+	var aT []float64
+	if p.kind() == passStage2 {
+		slopes := mat.NewDense(m, d, nil)
+		_ = evalRows(ctx, w.workers, p.g, z, mat.NewDense(m, d, nil), slopes)
+		aT = transposeTo(w.aT[:d*m], slopes)
+	}
+	order := w.order[:m]
+	d2, kt := w.d2[:b*m], w.kt[:b*m]
+	_ = sqDistTo(ctx, w.workers, d2, z, p.cz, order)
+	for _, sigma := range p.passWidths() {
+		_ = kernelT(ctx, w.workers, kt, d2, b, sigma)
+		curv := 1 / (sigma * sigma)
+		tasks := s.stageTasks(sigma, aT, m)
+		_ = parallelFor(ctx, w.workers, len(tasks), func(wk, t int) error {
+			tk := tasks[t]
+			cj, xj := w.cT.RawRowView(tk.j), xT[tk.j*m:(tk.j+1)*m]
+			ws := w.worker(wk, b)
+			switch {
+			case tk.g == nil:
+				fillBasis(nil, tk.h, kt, m, cj, xj, tk.a, curv)
+			case tk.h == nil:
+				clear(ws.h)
+				ws.gram(tk.g, ws.h, kt, m, cj, xj, curv)
+			default:
+				ws.gram(tk.g, tk.h, kt, m, cj, xj, curv)
+			}
+			return nil
+		}, nil)
+	}
+}
+
+// stageTasks returns the sums of the stage's coordinates whose width is
+// sigma, for a block of m rows whose stage-2 slopes are aT (by
+// coordinate).
+func (s *Sums) stageTasks(sigma float64, aT []float64, m int) []sumsTask {
+	p := s.plan
+	d := p.cols()
+	var tasks []sumsTask
+	for j := 0; j < d; j++ {
+		switch {
+		case p.kind() == passStage2:
+			if p.choices[1][j].width == sigma {
+				tasks = append(tasks, sumsTask{j: j, h: s.acc[j], a: aT[j*m : (j+1)*m]})
+			}
+			continue
+		case p.choices[0][j].width == sigma:
+			tasks = append(tasks, sumsTask{j: j, g: s.acc[j], h: s.acc[d+j]})
+		}
+		if p.method == methodWFLSNGCA && len(s.acc[2*d+j]) > 0 && p.choices[1][j].width == sigma {
+			tasks = append(tasks, sumsTask{j: j, g: s.acc[2*d+j]})
+		}
+	}
+	return tasks
+}
+
+// addFinal adds the block z to the final stage's matrix Σ u(y)u(y)ᵀ.
+func (s *Sums) addFinal(z *mat.Dense) {
+	p, w := s.plan, s.work
+	m, d := z.Dims()
+	u := mat.NewDense(m, d, nil)
+	model := p.v
+	if model == nil {
+		model = p.g
+	}
+	_ = evalRows(context.Background(), w.workers, model, z, u, nil)
+	if p.v == nil {
+		u.Add(u, z) // LSNGCA's u(y) = ĝ(y) + y
+	}
+	gamma := mat.NewSymDense(d, s.acc[0])
+	gamma.SymRankK(gamma, 1, u.T())
+}
+
+// transposeTo writes the m×d matrix z into dst by columns (dst[j·m + i] =
+// z[i][j]) and returns dst.
+func transposeTo(dst []float64, z *mat.Dense) []float64 {
+	m, _ := z.Dims()
+	for i := 0; i < m; i++ {
+		for j, v := range z.RawRowView(i) {
+			dst[j*m+i] = v
+		}
+	}
+	return dst
 }
 
 // sumsTask is the sums of one coordinate j at one width in a pass: g

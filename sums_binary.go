@@ -90,102 +90,131 @@ func (p *Plan) UnmarshalBinary(data []byte) error {
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&w); err != nil {
 		return fmt.Errorf("%w: not a plan: %v", ErrParam, err)
 	}
-	bad := func(what string) error { return fmt.Errorf("%w: not a plan: %s", ErrParam, what) }
+	q, err := w.choices()
+	if err == nil && q.pass > 0 {
+		err = w.passState(&q)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: not a plan: %s", ErrParam, err)
+	}
+	*p = q
+	return nil
+}
+
+// badWire says what of a decoded plan is wrong.
+type badWire string
+
+func (b badWire) Error() string { return string(b) }
+
+// choices returns the plan that w describes before its first pass: the
+// method, columns, centers and each stage's choices and cross-validation,
+// checked.
+func (w *planWire) choices() (Plan, error) {
 	if w.Version != sumsFormat {
-		return bad(fmt.Sprintf("format %d, want %d", w.Version, sumsFormat))
+		return Plan{}, badWire(fmt.Sprintf("format %d, want %d", w.Version, sumsFormat))
 	}
 	q := Plan{method: w.Method, dim: w.Dim, d: w.D, dependent: w.Dependent, folds: w.Folds, pass: w.Pass, n: w.N}
 	stages := map[string]int{methodWFLSNGCA: 2, methodLSNGCA: 1, methodLSLDG: 1}[w.Method]
 	switch {
 	case stages == 0:
-		return bad(fmt.Sprintf("method %q", w.Method))
+		return q, badWire(fmt.Sprintf("method %q", w.Method))
 	case w.D < 1 || w.B < 1 || len(w.Centers) != w.B*w.D:
-		return bad("centers")
+		return q, badWire("centers")
 	case len(w.Widths) != stages || len(w.Ridges) != stages || len(w.CV) != stages:
-		return bad("stages")
+		return q, badWire("stages")
 	case w.Pass < 0 || w.Pass > q.Passes():
-		return bad("pass")
+		return q, badWire("pass")
 	}
 	for i, j := range w.Dependent {
 		if j < 0 || j >= w.D || i > 0 && j <= w.Dependent[i-1] {
-			return bad("dependent columns")
+			return q, badWire("dependent columns")
 		}
 	}
 	dk := q.cols()
 	if dk < 1 || w.Method != methodLSLDG && (w.Dim < 1 || w.Dim >= dk) {
-		return bad("dimensions")
+		return q, badWire("dimensions")
 	}
 	q.centers = mat.NewDense(w.B, w.D, slices.Clone(w.Centers))
 	for st := range stages {
-		if len(w.Widths[st]) != dk || len(w.Ridges[st]) != dk {
-			return bad("choices")
+		ch, cv, err := w.stage(st, dk)
+		if err != nil {
+			return q, err
 		}
-		ch := make([]lsChoice, dk)
-		for j := range ch {
-			ch[j] = lsChoice{width: w.Widths[st][j], ridge: w.Ridges[st][j]}
-		}
-		q.choices = append(q.choices, ch)
-		c := w.CV[st]
-		W, L := len(c.Widths), len(c.Ridges)
-		if len(c.Width) != dk || len(c.Ridge) != dk || len(c.Score) != dk || len(c.Scores) != dk || W == 0 || L == 0 {
-			return bad("cross-validation")
-		}
-		s := stageCV{Name: c.Name, Widths: c.Widths, Ridges: c.Ridges, Coords: make([]cvChoice, dk)}
-		for j := range s.Coords {
-			if len(c.Scores[j]) != W*L {
-				return bad("cross-validation scores")
-			}
-			s.Coords[j] = cvChoice{Width: c.Width[j], Ridge: c.Ridge[j], Score: c.Score[j], Scores: mat.NewDense(W, L, c.Scores[j])}
-		}
-		q.cv = append(q.cv, s)
+		q.choices, q.cv = append(q.choices, ch), append(q.cv, cv)
 	}
-	if q.pass == 0 {
-		*p = q
-		return nil
+	return q, nil
+}
+
+// stage returns stage st's choices and cross-validation for dk columns.
+func (w *planWire) stage(st, dk int) ([]lsChoice, stageCV, error) {
+	if len(w.Widths[st]) != dk || len(w.Ridges[st]) != dk {
+		return nil, stageCV{}, badWire("choices")
 	}
-	d := w.D
+	ch := make([]lsChoice, dk)
+	for j := range ch {
+		ch[j] = lsChoice{width: w.Widths[st][j], ridge: w.Ridges[st][j]}
+	}
+	c := w.CV[st]
+	W, L := len(c.Widths), len(c.Ridges)
+	if len(c.Width) != dk || len(c.Ridge) != dk || len(c.Score) != dk || len(c.Scores) != dk || W == 0 || L == 0 {
+		return nil, stageCV{}, badWire("cross-validation")
+	}
+	s := stageCV{Name: c.Name, Widths: c.Widths, Ridges: c.Ridges, Coords: make([]cvChoice, dk)}
+	for j := range s.Coords {
+		if len(c.Scores[j]) != W*L {
+			return nil, stageCV{}, badWire("cross-validation scores")
+		}
+		s.Coords[j] = cvChoice{Width: c.Width[j], Ridge: c.Ridge[j], Score: c.Score[j], Scores: mat.NewDense(W, L, c.Scores[j])}
+	}
+	return ch, s, nil
+}
+
+// passState sets on q what the passes done have found: the
+// standardisation, LSNGCA's whitening, the stages' models and the basis,
+// checked.
+func (w *planWire) passState(q *Plan) error {
+	d, dk := w.D, q.cols()
 	if len(w.Exp) != d || len(w.Mean) != d || len(w.SD) != d || len(w.Mu) != d || len(w.Unit) != d || !slices.Equal(w.Kept, keptOf(d, w.Dependent)) || w.N < 2 {
-		return bad("standardisation")
+		return badWire("standardisation")
 	}
 	q.scale = scaling{kept: w.Kept, mean: w.Mean, sd: w.SD, exp: w.Exp, mu: w.Mu, unit: w.Unit}
 	q.cz = q.scale.apply(q.centers)
 	if w.Method == methodLSNGCA {
 		if len(w.WhMean) != dk || len(w.WhW) != dk*dk {
-			return bad("whitening")
+			return badWire("whitening")
 		}
 		q.wh = &whitening{mean: w.WhMean, w: mat.NewSymDense(dk, w.WhW)}
 		q.cz = q.wh.apply(q.cz)
 	}
 	if q.pass >= 2 {
 		if len(w.Theta) != w.B*dk {
-			return bad("stage 1")
+			return badWire("stage 1")
 		}
 		q.g = newDerivModel(q.cz, mat.NewDense(w.B, dk, w.Theta), q.widths(0))
 	}
 	if w.Method == methodWFLSNGCA && q.pass == 2 {
 		if len(w.Gram2) != dk {
-			return bad("stage 2")
+			return badWire("stage 2")
 		}
 		for _, g := range w.Gram2 {
 			if len(g) != w.B*w.B {
-				return bad("stage 2")
+				return badWire("stage 2")
 			}
 		}
 		q.gram2 = w.Gram2
 	}
 	if w.Method == methodWFLSNGCA && q.pass >= 3 {
 		if len(w.Alpha) != w.B*dk {
-			return bad("stage 2")
+			return badWire("stage 2")
 		}
 		q.v = newDerivModel(q.cz, mat.NewDense(w.B, dk, w.Alpha), q.widths(1))
 	}
 	if w.Method != methodLSLDG && q.Done() {
 		if len(w.Basis) != d*w.Dim || len(w.Eig) != dk {
-			return bad("basis")
+			return badWire("basis")
 		}
 		q.basis, q.eig = mat.NewDense(d, w.Dim, w.Basis), w.Eig
 	}
-	*p = q
 	return nil
 }
 
