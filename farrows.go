@@ -32,7 +32,7 @@ import (
 // from the rows within √n robust standard deviations of every column's
 // median, and from all the rows, which keeps groups that carry a
 // direction's spread together (a cluster, a code repeated in many rows:
-// each row carries only its share). docs/your-data.md#rows-set-aside
+// each row carries only its share). docs/rows-set-aside.md
 // gives the figures: on clean Gaussian tables FarRows sets aside at most
 // max(1, ⌊n/100⌋) rows, and almost always none.
 //

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-var figures = flag.Bool("figures", false, "print the figures of docs/your-data.md#rows-set-aside")
+var figures = flag.Bool("figures", false, "print the figures of docs/rows-set-aside.md")
 
 // tDraw returns a Student t value with nu degrees of freedom, standardised.
 func tDraw(rng *rand.Rand, nu int) float64 {

@@ -3,7 +3,7 @@
 // some direction. ngca.FarRows, ngca.EstimateDim, ngca.Check and the
 // command share it, so that they agree on which rows those are.
 //
-// The rule (docs/your-data.md#rows-set-aside gives the reasoning and the
+// The rule (docs/rows-set-aside.md gives the reasoning and the
 // figures). For a set of k rows with mean μ and sample covariance S, of
 // rank r, let D²(x) be the squared Mahalanobis distance of a row x from
 // them with x added to them: the row's leverage, the largest share of the
