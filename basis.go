@@ -6,44 +6,6 @@ package ngca
 // lanes perform each row's operations of basisRow in the same order, so
 // every value and every sum is the same bits as the plain loop's.
 
-// basisRow computes fillBasis's values for one row k over the points of
-// xj: prow[p] = (c_kj − x_pj)·k_k(x_p) unless prow is nil, and returns s
-// plus the row's terms r_kj(x_p), added in the order of p.
-//
-// The conversions to float64 keep the compiler from fusing a product with
-// a sum (as the Go specification allows, and GOAMD64=v3 does): every
-// operation is rounded on its own, as in basis4AVX.
-func basisRow(prow, krow, xj, a []float64, ck, curv, s float64) float64 {
-	krow = krow[:len(xj)]
-	switch {
-	case prow != nil && a == nil:
-		prow = prow[:len(xj)]
-		for p, kv := range krow {
-			diff := ck - xj[p]
-			prow[p] = diff * kv
-			s += float64((float64(diff*diff*curv) - 1) * kv)
-		}
-	case prow != nil:
-		prow = prow[:len(xj)]
-		for p, kv := range krow {
-			diff := ck - xj[p]
-			prow[p] = diff * kv
-			s += float64((float64(diff*diff*curv) - 1 + float64(diff*a[p])) * kv)
-		}
-	case a != nil:
-		for p, kv := range krow {
-			diff := ck - xj[p]
-			s += float64((float64(diff*diff*curv) - 1 + float64(diff*a[p])) * kv)
-		}
-	default:
-		for p, kv := range krow {
-			diff := ck - xj[p]
-			s += float64((float64(diff*diff*curv) - 1) * kv)
-		}
-	}
-	return s
-}
-
 // addBasis sets psi[k·ldp+p] (psi nil: not wanted) to the basis values
 // of rows k < len(cj) at the points of xj, and adds their terms to s[k]
 // in the order of the points; kt, cj, xj, a and curv are as in fillBasis.

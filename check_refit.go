@@ -120,20 +120,6 @@ func drawSubsamples(rng *rand.Rand, n, s, b int) [][]int {
 	return out
 }
 
-// rowsOf returns the rows idx of x as a new matrix, or x itself if idx
-// is nil.
-func rowsOf(x *mat.Dense, idx []int) *mat.Dense {
-	if idx == nil {
-		return x
-	}
-	_, d := x.Dims()
-	y := mat.NewDense(len(idx), d, nil)
-	for k, i := range idx {
-		y.SetRow(k, x.RawRowView(i))
-	}
-	return y
-}
-
 // refits returns an orthonormal basis of each refit of r (the fits after
 // the full one), nil for a failed refit.
 func (r *checkRun) refits() []*mat.Dense {

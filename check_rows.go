@@ -1,10 +1,8 @@
 package ngca
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -66,39 +64,4 @@ func newRowsRun(est Estimator, x *mat.Dense, rng *rand.Rand) (*checkRun, []int, 
 	}
 	r.subs = [][]int{keep, control}
 	return r, rows, len(aside)
-}
-
-// judgeRows sets FarRowsMove, FarRowsControl, FarRowsLimit and RowsDecide
-// from the refits r without the rows rep.FarRows and without as many
-// others.
-func (rep *CheckReport) judgeRows(r *checkRun, basis *mat.Dense) {
-	eps, failed, err := r.refitErrors(basis)
-	rep.FarRowsMove, rep.FarRowsControl = eps[0], eps[1]
-	if failed > 0 && r.errs[0] != nil {
-		rep.FarRowsError = err.Error()
-	}
-	rep.FarRowsLimit = max(min(checkAgreeFactor*rep.Spread+checkAgreeFloor, checkRowsMove), checkAgreeFactor*rep.FarRowsControl+checkAgreeFloor)
-	rep.RowsDecide = rep.FarRowsMove > rep.FarRowsLimit
-}
-
-// rowsReason says in words that the rows rep.FarRows decide the fit.
-func (rep *CheckReport) rowsReason(n int) string {
-	var idx []string
-	for _, i := range rep.FarRows[:min(5, len(rep.FarRows))] {
-		idx = append(idx, fmt.Sprint(i))
-	}
-	list := strings.Join(idx, ", ")
-	if len(rep.FarRows) > 5 {
-		list += ", …"
-	}
-	moved := fmt.Sprintf("moves the basis by ε = %.3g where up to %.2g is normal", rep.FarRowsMove, rep.FarRowsLimit)
-	if rep.FarRowsError != "" {
-		moved = "fails (" + rep.FarRowsError + ")"
-	}
-	aside := ""
-	if rep.FarRowsSetAside > 0 {
-		aside = fmt.Sprintf("; FarRows sets aside the first %d", rep.FarRowsSetAside)
-	}
-	return fmt.Sprintf("decided by a few rows: a refit without the %d of the %d rows farthest from the rest %s (the farthest first, counted from 0: %s%s); "+
-		"leave those rows out, or find out what they are", len(rep.FarRows), n, moved, list, aside)
 }

@@ -2,7 +2,6 @@ package ngca
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 
@@ -119,44 +118,6 @@ func (f *deflation) ranked() []int {
 	return out
 }
 
-// complement returns the data and the columns' directions in an
-// orthonormal basis of the complement of the k directions of largest
-// score (ranked), refitted together by dimJointSteps steps of symmetric
-// FastICA; it finds more directions if needed, and fixes the ranking of
-// those found so far.
-func (s *dimSearch) complement(ctx context.Context, k int) (*mat.Dense, *mat.Dense, error) {
-	if k == 0 {
-		return s.y0, s.cols0, nil
-	}
-	if err := s.extend(ctx, k); err != nil {
-		return nil, nil, err
-	}
-	if s.frozen == 0 {
-		s.frozen = len(s.found)
-	}
-	d := s.pr.d
-	w := mat.NewDense(k, d, nil)
-	for j, i := range s.ranked()[:k] {
-		w.SetRow(j, s.found[i].dir)
-	}
-	// The k directions, found one at a time, each carry the error of
-	// those before it; refitted together they leave less of the signals
-	// in the complement, where a test would find it.
-	w = fastICA(s.y0, w, dimJointSteps)
-	var qr mat.QR
-	qr.Factorize(w.T())
-	var q mat.Dense
-	qr.QTo(&q)
-	rest := q.Slice(0, d, k, d)
-	var y, cols mat.Dense
-	y.Mul(s.y0, rest)
-	cols.Mul(rest.T(), s.cols0)
-	if _, c := y.Dims(); c != d-k {
-		return nil, nil, fmt.Errorf("%w: EstimateDim: complement of %d directions has %d", ErrSingular, k, c)
-	}
-	return &y, &cols, nil
-}
-
 // standard returns (v − s·med)/(s·spread) for null = (med, spread), the
 // spread floored at a hundredth of the median (a tiny B may leave it at
 // 0).
@@ -167,3 +128,11 @@ func standard(v float64, null [2]float64, s float64) float64 {
 	}
 	return (v - s*null[0]) / (s * spread)
 }
+
+// dimGuessScore and dimGuessRun are the guess's threshold on the
+// directions' scores and the number of directions below it that end the
+// guess.
+const (
+	dimGuessScore = 3
+	dimGuessRun   = 5
+)

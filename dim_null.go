@@ -5,22 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 )
-
-// dimRun is the test of one hypothesis "k non-Gaussian dimensions": the
-// data's statistics there and the replicates run so far, in order.
-type dimRun struct {
-	k     int
-	cols  *mat.Dense // the columns' directions outside the k directions
-	data  pursuit
-	seeds [][2]uint64
-	reps  []pursuit // index, columns and frob of each replicate (u unset)
-	test  *DimTest  // the search's decision, once made
-}
 
 // test runs (or resumes) the test of k, stopping early once it can no
 // longer reject, and records it as a decision of the search.
@@ -155,76 +143,6 @@ func (s *dimSearch) replicates(ctx context.Context, r *dimRun, from, to int, sta
 	return nil
 }
 
-// exceed counts the replicates whose index and whose column statistic
-// reach the data's.
-func (r *dimRun) exceed() (index, columns int) {
-	for _, p := range r.reps {
-		if p.index >= r.data.index {
-			index++
-		}
-		if p.columns >= r.data.columns {
-			columns++
-		}
-	}
-	return index, columns
-}
-
-// stopped reports that both statistics have been reached by
-// h = ⌊α(B + 1)⌋ replicates: whatever the rest, the combined p-value will
-// then exceed α (the Besag–Clifford early stop).
-func (r *dimRun) stopped(alpha float64, B int) bool {
-	h := int(math.Floor(alpha * float64(B+1)))
-	i, c := r.exceed()
-	return i >= h && c >= h
-}
-
-// decide computes the test of r from its replicates: each statistic is
-// ranked among the data's and the replicates' values, each data set is
-// judged by the larger of its two ranks, ties broken by the smaller, and E
-// counts the replicates judged at least as extreme as the data (ties count
-// against the data). Under the hypothesis the data and the replicates are
-// exchangeable, so the test is exact; a data set extreme in one statistic
-// only is rejected at B = 39, α = 0.05 (p ≤ 2/40) and usually at B = 19.
-func (r *dimRun) decide(alpha float64, B int) DimTest {
-	b := len(r.reps)
-	index := make([]float64, b+1)
-	columns := make([]float64, b+1)
-	index[0], columns[0] = r.data.index, r.data.columns
-	for i, p := range r.reps {
-		index[i+1], columns[i+1] = p.index, p.columns
-	}
-	// A value's rank is 1 + the number of values below it, so that ties
-	// share the lowest rank: a statistic equal in every set (no column
-	// left to test) ranks nothing above anything.
-	rank := func(v []float64, x float64) int {
-		n := 1
-		for _, w := range v {
-			if w < x {
-				n++
-			}
-		}
-		return n
-	}
-	ranks := func(i int) (hi, lo int) {
-		a, c := rank(index, index[i]), rank(columns, columns[i])
-		return max(a, c), min(a, c)
-	}
-	t := DimTest{K: r.k, Statistic: r.data.index, Columns: r.data.columns, Replicates: b,
-		Null: median(index[1:]), ColumnsNull: median(columns[1:])}
-	hi, lo := ranks(0)
-	for i := 1; i <= b; i++ {
-		if h, l := ranks(i); h > hi || (h == hi && l >= lo) {
-			t.exceed++
-		}
-	}
-	t.PValue = float64(1+t.exceed) / float64(B+1)
-	if b < B {
-		t.PValue = math.Max(t.PValue, float64(t.exceed)/float64(b))
-	}
-	t.Rejected = t.PValue <= alpha
-	return t
-}
-
 // gaussianWhitened draws n rows of q independent N(0, 1) columns from rng
 // and whitens them (centred, sample covariance I with the 1/n
 // denominator, by the Cholesky factor). Whitened Gaussian data are
@@ -277,20 +195,6 @@ func whitenRows(g *mat.Dense) (*mat.Dense, bool) {
 	var z mat.Dense
 	z.Mul(g, &inv)
 	return &z, true
-}
-
-// median returns the median of v (NaN if v is empty); v is not changed.
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	w := slices.Clone(v)
-	slices.Sort(w)
-	h := len(w) / 2
-	if len(w)%2 == 1 {
-		return w[h]
-	}
-	return (w[h-1] + w[h]) / 2
 }
 
 // stdDev returns the standard deviation of v (n − 1 denominator; 0 for

@@ -263,8 +263,6 @@ func newScaling(x mat.Matrix) (scaling, error) {
 	return s, nil
 }
 
-const eps = 0x1p-52
-
 // div returns v/D_j, computed in the column's units so that it does not
 // overflow.
 func (s scaling) div(v float64, j int) float64 { return math.Ldexp(v/s.unit[j], -s.exp[j]) }
@@ -465,14 +463,6 @@ func combination(r *mat.Dense, j int) []int {
 	return cols
 }
 
-// checkContext returns a wrapped context error if ctx is done.
-func checkContext(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("ngca: fit stopped: %w", err)
-	}
-	return nil
-}
-
 // prepared is what every fit starts from: the checked configuration, the
 // standardised data and, for a kernel estimator, the centers of the
 // Gaussian basis.
@@ -604,4 +594,13 @@ func drawRows(rng *rand.Rand, n, b int) []int {
 		idx[i], idx[j] = idx[j], idx[i]
 	}
 	return idx[:b]
+}
+
+// foldsOf returns the folds of a Folds field: the default for 0, and at
+// least 2 (an invalid value is reported by config.resolve).
+func foldsOf(folds int) int {
+	if folds == 0 {
+		return defaultFolds
+	}
+	return max(folds, 2)
 }

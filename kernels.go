@@ -2,7 +2,6 @@ package ngca
 
 import (
 	"context"
-	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -60,25 +59,6 @@ func kernelT(ctx context.Context, workers int, kt, d2 []float64, b int, sigma fl
 		gaussRow(kt[k*n:(k+1)*n], d2[k*n:(k+1)*n], c)
 		return nil
 	}, nil)
-}
-
-// gaussRowGo sets dst[i] = gauss(c·src[i]) (gaussRow without assembly).
-func gaussRowGo(dst, src []float64, c float64) {
-	for i, v := range src {
-		dst[i] = gauss(c * v)
-	}
-}
-
-// gauss returns exp(t) for t ≤ 0, flushed to zero below e⁻³⁴⁵ ≈ 1e-150.
-// Products of two such values (the Gram matrices) would otherwise fall into
-// the subnormal range, where floating-point arithmetic is about a hundred
-// times slower; every term dropped is below 1e-300 and cannot change a
-// result.
-func gauss(t float64) float64 {
-	if t < -345 {
-		return 0
-	}
-	return math.Exp(t)
 }
 
 // fillBasis sets psi (b×m, row k holding ψ_kj at the m points of a
@@ -300,3 +280,7 @@ func (m *derivModel) meanJacobian(ctx context.Context, workers int, z *mat.Dense
 	mean.Scale(1/float64(n), mean)
 	return mean, nil
 }
+
+// kernelFunc fills kt (b×n) with the kernel values at width sigma for the
+// squared distances d2.
+type kernelFunc func(ctx context.Context, workers int, kt, d2 []float64, b int, sigma float64) error

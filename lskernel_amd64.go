@@ -2,6 +2,8 @@
 
 package ngca
 
+import "golang.org/x/sys/cpu"
+
 // The AVX2 and FMA kernels of the least-squares stages (lskernel_amd64.s):
 // the Gram matrices' tiles and the tridiagonal reduction's fused rank-2
 // update and product.
@@ -80,3 +82,7 @@ func basis4(psi []float64, ldp int, kt []float64, ldk int, c *[4]float64, x, a [
 	}
 	basis4AVX(psi, ldp, kt, ldk, c, x, a, curv, n, s)
 }
+
+// useAVX says whether the kernels (the least-squares ones here and MIPP's
+// lane kernels) run the assembly versions.
+var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA

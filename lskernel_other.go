@@ -35,3 +35,6 @@ func basis4(psi []float64, ldp int, kt []float64, ldk int, c *[4]float64, x, a [
 		s[r] = basisRow(prow, kt[r*ldk:], x, a, c[r], curv, s[r])
 	}
 }
+
+// useAVX is false: no kernel runs assembly.
+const useAVX = false

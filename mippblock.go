@@ -240,3 +240,10 @@ func (pp *mippProblem) finish(beta []float64, l int, sq float64, out []float64) 
 	}
 	return mippDropped
 }
+
+// Outcomes of one index function.
+const (
+	mippDropped uint8 = iota
+	mippKept
+	mippDegenerate
+)

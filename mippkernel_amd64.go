@@ -2,8 +2,6 @@
 
 package ngca
 
-import "golang.org/x/sys/cpu"
-
 // The AVX2 and FMA versions of the lane kernels (mippkernel_amd64.s). They
 // compute the formulas of the Go versions four lanes at a time, with fused
 // multiply-adds, so they agree with them up to rounding
@@ -23,9 +21,6 @@ func gaussAVX(z []float64, ip *[mippLanes]float64, s, ds []float64, sum *[mippLa
 
 //go:noescape
 func tanhAVX(z []float64, p *[mippLanes]float64, s, ds []float64, sum *[mippLanes]float64)
-
-// useAVX says whether the lane kernels run the assembly versions.
-var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 func projectLanes(y []float64, stride int, w, z []float64) {
 	if useAVX {

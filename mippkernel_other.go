@@ -5,8 +5,6 @@ package ngca
 // Without the assembly (other architectures, or the purego build tag) the
 // lane kernels are the Go versions.
 
-const useAVX = false
-
 func projectLanes(y []float64, stride int, w, z []float64) { projectLanesGo(y, stride, w, z) }
 
 func gatherLanes(y []float64, stride int, s, beta []float64) { gatherLanesGo(y, stride, s, beta) }

@@ -2,6 +2,7 @@ package ngca
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -131,4 +132,12 @@ func serialFor(ctx context.Context, n int, task func(w, i int) error, done func(
 		}
 	}
 	return checkContext(ctx)
+}
+
+// checkContext returns a wrapped context error if ctx is done.
+func checkContext(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("ngca: fit stopped: %w", err)
+	}
+	return nil
 }

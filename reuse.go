@@ -149,38 +149,6 @@ func addLower(g []float64, entries []foldEntry) {
 	}
 }
 
-// storeLink is a stage's view of the foldStores it fills and reads.
-type storeLink struct {
-	keepIn *foldStore // receives the stage's fold sums (nil: none)
-	reuse  *foldStore // serves them (nil: none)
-	from   []int      // reuse's width index of every width (−1: none)
-}
-
-// link begins the stage's keep store, if any, and returns its storeLink.
-func (st *stage) link(sd *stageData, minRidge float64) storeLink {
-	if st.keep != nil {
-		st.keep.begin(sd.b, sd.d, sd.part.folds(), st.widths, minRidge)
-	}
-	return storeLink{keepIn: st.keep, reuse: st.reuse, from: st.reuse.lookup(st.widths, minRidge)}
-}
-
-// reused returns the stored entries of coordinate j at width index w, or
-// nil.
-func (sl *storeLink) reused(w, j int) []foldEntry {
-	if sl.reuse == nil {
-		return nil
-	}
-	return sl.reuse.kept(sl.from[w], j)
-}
-
-// needsGram reports whether coordinate j forms a Gram matrix at some width.
-func (sl *storeLink) needsGram(j int) bool {
-	if sl.reuse == nil || j >= sl.reuse.coords {
-		return true
-	}
-	return slices.Contains(sl.from, -1)
-}
-
 // saveGram records G_f (lower triangle of g) alone, for a later stage that
 // reduces its own matrix (the robust variant's, whose stage 1 reduces a
 // Schur complement of G; robustCell.score).

@@ -3,12 +3,7 @@ package ngca
 import (
 	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/lapack/gonum"
 )
-
-// impl is gonum's pure-Go LAPACK.
-var impl gonum.Implementation
 
 // ridgePath solves the ridge systems of one cross-validation cell for every
 // λ of a grid,

@@ -10,50 +10,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
-
-	"github.com/ngca-go/ngca/internal/studyhook"
-)
-
-// robustPath names the estimates of the robust variant of WF-LSNGCA. The
-// studies set it through studyhook.SetRobustPath.
-type robustPath int
-
-const (
-	// robustAdaptive computes both estimates and returns the axes estimate
-	// if it passes the test and the guard described at RobustWFLSNGCA,
-	// otherwise the equivariant estimate (the default).
-	robustAdaptive robustPath = iota
-	// robustAxes computes and returns the axes estimate only.
-	robustAxes
-	// robustEquivariant computes and returns the equivariant estimate only.
-	robustEquivariant
-)
-
-// String returns "adaptive", "axes" or "equivariant".
-func (p robustPath) String() string {
-	switch p {
-	case robustAdaptive:
-		return "adaptive"
-	case robustAxes:
-		return "axes"
-	case robustEquivariant:
-		return "equivariant"
-	}
-	return fmt.Sprintf("robustPath(%d)", int(p))
-}
-
-// The limits of the adaptive path's decision: robustLevel is the level of
-// its test of the axes estimate, robustMaxDistance the bound on the
-// Distance of an axes estimate that it returns, and robustMissedMargin the
-// margin, in paired z-scores, by which the evidence that the equivariant
-// estimate misses structure must exceed the evidence that the axes
-// estimate does, for the axes estimate beyond that bound to be returned.
-// docs/robust.md gives the measurements they rest on; the studies read
-// them through studyhook.RobustDefaultLimits.
-const (
-	robustLevel        = 0.01
-	robustMaxDistance  = 4
-	robustMissedMargin = 3
 )
 
 // RobustWFLSNGCA is a robust variant of WF-LSNGCA (WFLSNGCA), designed
@@ -168,50 +124,6 @@ type RobustWFLSNGCA struct {
 	Progress func(Progress)
 }
 
-// RobustReport is the Report of RobustWFLSNGCA: which estimate it
-// returned and why.
-type RobustReport struct {
-	// Estimate is the estimate returned: "axes" or "equivariant".
-	Estimate string
-	// P is the p-value of the test of the axes estimate (no tilt at its
-	// frame: a Wald statistic against χ² with (d − Dim)·Dim degrees of
-	// freedom), and Distance the axes estimate's Wald distance from the
-	// equivariant estimate per degree of freedom (+Inf when it is
-	// orthogonal to part of that estimate's frame); NaN where the
-	// adaptive decision did not run. The axes estimate is returned when
-	// P ≥ 0.01 and Distance ≤ 4, or beyond that distance when the
-	// equivariant estimate misses more structure than it does.
-	P, Distance float64
-	// NullCoords are the columns (0-based) whose v the axes estimate's
-	// null test set to zero: when the axes estimate is returned, its
-	// basis has zero rows there.
-	NullCoords []int
-	// NumCenters and Folds are the number of kernel centers and of
-	// cross-validation folds the fit used.
-	NumCenters, Folds int
-
-	// detail holds the rest, which the studies read through
-	// studyhook.RobustDetails; cv the stages' cross-validation.
-	detail studyhook.Robust
-	cv     []stageCV
-}
-
-func (*RobustReport) isReport() {}
-
-// robustRounds is the number of frame refinements of the equivariant
-// estimate: the second moves the frame by less than its sampling error as
-// the tilt's covariance measures it, yet removes much of the error the
-// first leaves on signals with edges, and its regression gives the
-// covariance of the tilt at a frame already close to the estimate; a
-// third adds little (docs/robust.md).
-const robustRounds = 2
-
-// robustSettings are the variant's settings with the defaults filled in.
-type robustSettings struct {
-	path  robustPath
-	nullZ float64
-}
-
 // settings checks the variant's own fields and fills in their defaults.
 func (w *RobustWFLSNGCA) settings() (robustSettings, error) {
 	s := robustSettings{path: w.path, nullZ: w.nullZ}
@@ -227,17 +139,6 @@ func (w *RobustWFLSNGCA) settings() (robustSettings, error) {
 		s.nullZ = 0
 	}
 	return s, nil
-}
-
-// steps is the number of progress stages of a fit on the path.
-func (s robustSettings) steps() int {
-	switch s.path {
-	case robustAxes:
-		return 3
-	case robustEquivariant:
-		return 1 + robustRounds
-	}
-	return 3 + 1 + robustRounds + 1
 }
 
 func (w *RobustWFLSNGCA) config(s robustSettings) config {

@@ -139,27 +139,3 @@ func mostNegative(z []float64, k int) []int {
 	sort.Ints(out)
 	return out
 }
-
-// ascending returns the indices of z in increasing order of value (ties to
-// the smaller index).
-func ascending(z []float64) []int {
-	idx := make([]int, len(z))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return z[idx[a]] < z[idx[b]] })
-	return idx
-}
-
-// everyOther returns the values of v at even indices (v itself if it has
-// fewer than three values).
-func everyOther(v []float64) []float64 {
-	if len(v) < 3 {
-		return v
-	}
-	var out []float64
-	for i := 0; i < len(v); i += 2 {
-		out = append(out, v[i])
-	}
-	return out
-}

@@ -275,17 +275,6 @@ func (tf *tiltFit) wald(wh whitening, a *mat.Dense) (float64, int) {
 	return mat.Dot(diff, &sol), p
 }
 
-// inFrame returns the map of explicit (whitened) centers into the first k
-// coordinates of the frame y = x·u.
-func inFrame(u *mat.Dense, k int) func(*mat.Dense) *mat.Dense {
-	return func(c *mat.Dense) *mat.Dense {
-		d, _ := u.Dims()
-		var out mat.Dense
-		out.Mul(c, u.Slice(0, d, 0, k))
-		return &out
-	}
-}
-
 // tiltCovariance returns the covariance of vec(Δ̂) under the hypothesis
 // that the frame's first dim coordinates span the index space, from the
 // features f (n×q) and beta = G⁻¹·[E_h, e_dim+j …] (q×d). Each tilt row

@@ -50,44 +50,10 @@ func foldRows(method string, d, k int) rowNeed {
 		why:  "every fold must hold out at least one row and leave more rows than columns to fit on"}
 }
 
-// foldsOf returns the folds of a Folds field: the default for 0, and at
-// least 2 (an invalid value is reported by config.resolve).
-func foldsOf(folds int) int {
-	if folds == 0 {
-		return defaultFolds
-	}
-	return max(folds, 2)
-}
-
 // countOf returns "1 column", "3 columns".
 func countOf(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// refitRows returns nil if Check can refit est on s of the n rows of d
-// columns, and otherwise an error wrapping ErrSamples that says how many
-// rows est needs and how many the check then needs: the fewest n' whose
-// share q (CheckOptions.Share, 0 for the default), ⌊q·n'⌋, is enough. An Estimator of another type has no known
-// rule: its refits say for themselves.
-func refitRows(est Estimator, n, d, s int, q float64) error {
-	if q == 0 {
-		q = defaultCheckShare
-	}
-	e, ok := est.(estimator)
-	if !ok {
-		return nil
-	}
-	r := e.rows(d)
-	if s >= r.min {
-		return nil
-	}
-	need := r.min + 1
-	for int(q*float64(need)) < r.min {
-		need++
-	}
-	return fmt.Errorf("%w: the check refits %s on %d of the %d rows (a share of %g), and %s needs at least %d rows for %s: "+
-		"the check needs at least %d rows", ErrSamples, r.method, s, n, q, r.method, r.min, r.what, need)
 }

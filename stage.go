@@ -237,10 +237,6 @@ type choice struct {
 	w, l   int       // its width and ridge indices; −1 if every candidate failed
 }
 
-// kernelFunc fills kt (b×n) with the kernel values at width sigma for the
-// squared distances d2.
-type kernelFunc func(ctx context.Context, workers int, kt, d2 []float64, b int, sigma float64) error
-
 // sweep cross-validates every (width, ridge) pair of every coordinate:
 // for each width and each pass of rows it forms the pass's kernel values
 // once and adds them to every coordinate's sums with the cell of the
@@ -374,4 +370,86 @@ func refitStage(ctx context.Context, workers int, name string, sd *stageData, be
 		return nil
 	}, nil)
 	return theta, err
+}
+
+// storeLink is a stage's view of the foldStores it fills and reads.
+type storeLink struct {
+	keepIn *foldStore // receives the stage's fold sums (nil: none)
+	reuse  *foldStore // serves them (nil: none)
+	from   []int      // reuse's width index of every width (−1: none)
+}
+
+// link begins the stage's keep store, if any, and returns its storeLink.
+func (st *stage) link(sd *stageData, minRidge float64) storeLink {
+	if st.keep != nil {
+		st.keep.begin(sd.b, sd.d, sd.part.folds(), st.widths, minRidge)
+	}
+	return storeLink{keepIn: st.keep, reuse: st.reuse, from: st.reuse.lookup(st.widths, minRidge)}
+}
+
+// reused returns the stored entries of coordinate j at width index w, or
+// nil.
+func (sl *storeLink) reused(w, j int) []foldEntry {
+	if sl.reuse == nil {
+		return nil
+	}
+	return sl.reuse.kept(sl.from[w], j)
+}
+
+// needsGram reports whether coordinate j forms a Gram matrix at some width.
+func (sl *storeLink) needsGram(j int) bool {
+	if sl.reuse == nil || j >= sl.reuse.coords {
+		return true
+	}
+	return slices.Contains(sl.from, -1)
+}
+
+// wfStages returns the two stages of Algorithm 1 on the standardised data
+// with the given centers. It draws stage 1's partition from pr.rng, and
+// stage 2's too if newPart is set; otherwise stage 2 uses stage 1's, and
+// with it the fold Gram matrices and reductions that stage 1 keeps for it
+// (fitStage). The robust variant's axes estimate calls it too, with one
+// partition, and keeps only the Gram matrices of the widths its stage 2
+// uses (robust_axes.go).
+func (pr *prepared) wfStages(centers *mat.Dense, newPart bool) (s1, s2 stage) {
+	s1 = stage{name: "lsldg", x: pr.z, centers: centers, widths: pr.widths, ridges: pr.ridges,
+		part: newPartition(pr.rng, pr.n, pr.folds)}
+	s2 = stage{name: "v", x: pr.z, centers: centers, widths: pr.vWidths, ridges: pr.vRidges, part: s1.part}
+	if newPart {
+		s2.part = newPartition(pr.rng, pr.n, pr.folds)
+	} else {
+		s1.keep = &foldStore{}
+		s2.reuse = s1.keep
+	}
+	return s1, s2
+}
+
+// stageFitter fits one least-squares stage.
+type stageFitter func(ctx context.Context, st stage) (rowModel, stageCV, error)
+
+// twoStages runs the two stages of Algorithm 1 on the standardised data
+// pr.z: fit1 estimates g ≈ ∇log p from s1; with aᵢⱼ = ∇g_j(xᵢ)ᵀxᵢ, fit2
+// estimates v from s2 (whose a it sets). It returns v̂(xᵢ) (n×d) and the
+// stages' cross-validation reports.
+func twoStages(ctx context.Context, pr *prepared, s1, s2 stage, fit1, fit2 stageFitter, sw *stopwatch) (*mat.Dense, []stageCV, error) {
+	g, cv1, err := fit1(ctx, s1)
+	if err != nil {
+		return nil, nil, err
+	}
+	a := mat.NewDense(pr.n, pr.d, nil)
+	if err := evalRows(ctx, pr.workers, g, pr.z, mat.NewDense(pr.n, pr.d, nil), a); err != nil {
+		return nil, nil, err
+	}
+	sw.lap("lsldg")
+	s2.a = a
+	v, cv2, err := fit2(ctx, s2)
+	if err != nil {
+		return nil, nil, err
+	}
+	vals := mat.NewDense(pr.n, pr.d, nil)
+	if err := evalRows(ctx, pr.workers, v, pr.z, vals, nil); err != nil {
+		return nil, nil, err
+	}
+	sw.lap("v")
+	return vals, []stageCV{cv1, cv2}, nil
 }

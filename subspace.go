@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -244,5 +243,13 @@ func completeFrame(b *mat.Dense) *mat.Dense {
 	return u
 }
 
-// blasVec views v as a BLAS vector of unit increment.
-func blasVec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }
+// inFrame returns the map of explicit (whitened) centers into the first k
+// coordinates of the frame y = x·u.
+func inFrame(u *mat.Dense, k int) func(*mat.Dense) *mat.Dense {
+	return func(c *mat.Dense) *mat.Dense {
+		d, _ := u.Dims()
+		var out mat.Dense
+		out.Mul(c, u.Slice(0, d, 0, k))
+		return &out
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/gonum"
 )
 
 // tridiagonalize reduces the symmetric b×b matrix A, given in the lower
@@ -158,13 +159,5 @@ func applyQ(b, L int, a, tau, yt, w []float64) {
 	}
 }
 
-// rank2dotGo is rank2dot by two Dger calls and a Dgemv (lskernel_*.go).
-func rank2dotGo(a []float64, lda, rows, n int, v, w, u, out []float64) {
-	if rows == 0 {
-		return
-	}
-	blk := blas64.General{Rows: rows, Cols: n, Stride: lda, Data: a}
-	blas64.Ger(-1, blas64.Vector{N: rows, Inc: 1, Data: v[1:]}, blas64.Vector{N: n, Inc: 1, Data: w}, blk)
-	blas64.Ger(-1, blas64.Vector{N: rows, Inc: 1, Data: w[1:]}, blas64.Vector{N: n, Inc: 1, Data: v}, blk)
-	blas64.Gemv(blas.NoTrans, 1, blk, blas64.Vector{N: n, Inc: 1, Data: u}, 0, blas64.Vector{N: rows, Inc: 1, Data: out})
-}
+// impl is gonum's pure-Go LAPACK.
+var impl gonum.Implementation
