@@ -33,7 +33,7 @@ func hookRobustDetails(report any) (studyhook.Robust, bool) {
 		return studyhook.Robust{}, false
 	}
 	d := rep.detail
-	d.Path, d.P, d.Distance, d.NullCoords = rep.Estimate, rep.P, rep.Distance, rep.NullCoords
+	d.Estimate, d.P, d.Distance, d.NullCoords = rep.Estimate, rep.P, rep.Distance, rep.NullCoords
 	return d, true
 }
 

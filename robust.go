@@ -2,14 +2,12 @@ package ngca
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // RobustWFLSNGCA is a robust variant of WF-LSNGCA (WFLSNGCA), designed
@@ -134,7 +132,7 @@ func (w *RobustWFLSNGCA) settings() (robustSettings, error) {
 	case math.IsNaN(s.nullZ) || math.IsInf(s.nullZ, 0):
 		return s, fmt.Errorf("%w: null test threshold %v", ErrParam, w.nullZ)
 	case s.nullZ == 0:
-		s.nullZ = 3
+		s.nullZ = robustNullZ
 	case s.nullZ < 0:
 		s.nullZ = 0
 	}
@@ -220,15 +218,6 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 	return res, nil
 }
 
-// robustScreenRows is the most rows the variant's screens and its MIPP
-// start use: on larger data they run on that many rows drawn at random,
-// and every stage that estimates (the axes estimate's two stages, the
-// refinements and the test) on all rows. A screen only ranks columns and
-// the start only needs to be close enough for the refinements, which
-// reach the precision of all rows from it (docs/robust.md gives the
-// measurement). A variable so that tests can lower it.
-var robustScreenRows = 50000
-
 // screenRows draws robustScreenRows of the n row indices uniformly
 // without replacement, in increasing order, or returns nil, drawing
 // nothing, if n is not larger.
@@ -283,7 +272,8 @@ func (w *RobustWFLSNGCA) refitsOf(res *Result) Estimator {
 // fitRobust runs the variant's path on the standardised data of pr, whose
 // whitening is wh, and returns the chosen basis in standardised
 // coordinates; rep receives the candidate bases (standardised) and the
-// diagnostics.
+// diagnostics. On the adaptive path it computes both candidates and
+// keepAxes decides between them.
 func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robustSettings, rep *RobustReport, sw *stopwatch) (*mat.Dense, error) {
 	sub := screenRows(pr.rng, pr.n)
 	rep.detail.ScreenRows = pr.n
@@ -310,6 +300,7 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 		rep.Estimate = robustEquivariant.String()
 		return eq.basis, nil
 	}
+
 	keep, err := keepAxes(ctx, eq, axes, dim, rep)
 	if err != nil {
 		return nil, err
@@ -322,11 +313,14 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 	return axes, nil
 }
 
-// keepAxes runs the adaptive path's checks of the axes estimate axes
-// (standardised coordinates) against the equivariant estimate eq, fills
-// rep's Wald, DF, P, Distance, MissedAxes and MissedEquivariant and its CV
-// with the test's stage, and reports whether the axes estimate passes the
-// test and the guard.
+// keepAxes is the adaptive decision between the axes estimate axes and the
+// equivariant estimate eq (standardised coordinates; docs/robust.md, "How
+// it works"): the axes estimate is kept only if the test at its frame
+// (axesTest) does not reject at robustLevel and it lies within
+// robustMaxDistance of the equivariant estimate, or beyond that when the
+// equivariant estimate misses more structure than it does by
+// robustMissedMargin (missedBoth). It fills rep's Distance and P and the
+// detail of each check that ran.
 func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *RobustReport) (bool, error) {
 	rep.detail.Level, rep.detail.MaxDistance, rep.detail.MissedMargin = robustLevel, robustMaxDistance, robustMissedMargin
 	if eq.unrefinable {
@@ -341,50 +335,14 @@ func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *Rob
 	if err != nil {
 		return false, err
 	}
-	var test tiltFit
-	_, cv, err := alignStep(ctx, eq.yw, completeFrame(aw), dim, "test", &test)
-	if cv.Name != "" {
-		rep.cv = append(rep.cv, cv)
-	}
-	if errors.Is(err, ErrSingular) {
-		// The axes frame's kernel parts explain nothing the linear part
-		// does not: no evidence for the axes estimate.
-		rep.detail.Wald, rep.detail.DF, rep.P = math.Inf(1), df, 0
-		return false, nil
-	}
-	if err != nil {
+	if err := axesTest(ctx, eq, axes, aw, dim, df, rep); err != nil || !(rep.P >= robustLevel) {
 		return false, err
 	}
-	rep.detail.Wald, rep.detail.DF = test.wald(eq.wh, axes)
-	rep.P = 1 - distuv.ChiSquared{K: float64(rep.detail.DF)}.CDF(rep.detail.Wald)
-	if !(rep.P >= rep.detail.Level) {
-		return false, nil
-	}
-	if rep.Distance <= rep.detail.MaxDistance {
+	if rep.Distance <= robustMaxDistance {
 		return true, nil
 	}
 	if err := missedBoth(ctx, eq, aw, rep); err != nil {
 		return false, err
 	}
-	return rep.detail.MissedEquivariant < rep.detail.MissedAxes-rep.detail.MissedMargin, nil
-}
-
-// missedBoth fills rep's MissedAxes and MissedEquivariant (missedZ) for
-// the axes estimate aw (whitened coordinates) and the equivariant
-// estimate eq.
-func missedBoth(ctx context.Context, eq *eqFit, aw *mat.Dense, rep *RobustReport) error {
-	ew, err := eq.wh.toWhitened(eq.basis)
-	if err != nil {
-		return err
-	}
-	aq, okA := orthonormal(aw)
-	eqq, okE := orthonormal(ew)
-	if !okA || !okE {
-		return nil
-	}
-	if rep.detail.MissedAxes, err = missedZ(ctx, eq.yw, aq, eqq); err != nil {
-		return err
-	}
-	rep.detail.MissedEquivariant, err = missedZ(ctx, eq.yw, eqq, aq)
-	return err
+	return rep.detail.MissedEquivariant < rep.detail.MissedAxes-robustMissedMargin, nil
 }

@@ -23,8 +23,9 @@ import (
 // score of coordinate j with kernels on all coordinates (a stage-1 fit in
 // the data's axes), which sees a coordinate whose score depends on others
 // but blurs as d grows; the marginal screen with a kernel on coordinate j
-// alone, which sees a non-Gaussian marginal at any d. The Dim + 2
-// coordinates with the most negative of their two z-scores are kept. Both
+// alone, which sees a non-Gaussian marginal at any d. The Dim +
+// robustExtraCoords coordinates with the most negative of their two
+// z-scores are kept. Both
 // screens run on the rows sub of the data (all rows if sub is nil).
 func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, nullZ float64, sub []int, rep *RobustReport, sw *stopwatch) (*mat.Dense, error) {
 	// g_j = f_j + ℓ_j with ℓ(x) = −Σ̂⁻¹x: the stage objective's offset a
@@ -60,7 +61,7 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 	for j := range rank {
 		rank[j] = math.Min(z[j], zm[j])
 	}
-	cols := mostNegative(rank, min(dim+2, pr.d))
+	cols := mostNegative(rank, min(dim+robustExtraCoords, pr.d))
 	rep.detail.SelectZ, rep.detail.MarginalZ = z, zm
 	sw.lap("select")
 
@@ -125,12 +126,6 @@ func marginalScreen(ctx context.Context, pr *prepared, z, gauss, centers *mat.De
 	}
 	return zm, nil
 }
-
-// marginalCenters is the number of kernel centers of the marginal screen:
-// the first of the stage centers, which are drawn rows in random order. A
-// score of one coordinate needs few; the screen's cost is linear in d and
-// quadratic in its centers.
-const marginalCenters = 20
 
 // mostNegative returns the indices of the k smallest values of z, in
 // increasing index order (ties to the smaller index).

@@ -72,3 +72,23 @@ func missedZ(ctx context.Context, yw *prepared, s, o *mat.Dense) (float64, error
 // counts a direction of span(o) as shared with span(s): a rank tolerance,
 // far below any angle the estimates resolve.
 const missedTol = 1e-8
+
+// missedBoth fills rep's MissedAxes and MissedEquivariant (missedZ) for
+// the axes estimate aw (whitened coordinates) and the equivariant
+// estimate eq.
+func missedBoth(ctx context.Context, eq *eqFit, aw *mat.Dense, rep *RobustReport) error {
+	ew, err := eq.wh.toWhitened(eq.basis)
+	if err != nil {
+		return err
+	}
+	aq, okA := orthonormal(aw)
+	eqq, okE := orthonormal(ew)
+	if !okA || !okE {
+		return nil
+	}
+	if rep.detail.MissedAxes, err = missedZ(ctx, eq.yw, aq, eqq); err != nil {
+		return err
+	}
+	rep.detail.MissedEquivariant, err = missedZ(ctx, eq.yw, eqq, aq)
+	return err
+}

@@ -17,7 +17,7 @@ import (
 type robustStage struct {
 	stage
 	// linear adds to every f_j an unpenalised linear part a_jᵀ(ℓ, 1) with
-	// ℓ the row of linX (nil: of x), profiled out exactly (robust_cv.go).
+	// ℓ the row of linX (nil: of x), profiled out exactly (robust_linear.go).
 	// Output j of x is then column j of linX, so linX must hold x's
 	// columns first.
 	linear bool

@@ -12,8 +12,9 @@ import "gonum.org/v1/gonum/mat"
 // Robust is the detail of a fit of ngca.RobustWFLSNGCA: the two
 // candidates and the checks between them (docs/robust.md explains each).
 type Robust struct {
-	// Path is the estimate returned: "axes" or "equivariant".
-	Path string
+	// Estimate is the estimate returned: "axes" or "equivariant" (as
+	// RobustReport.Estimate).
+	Estimate string
 	// Wald is the statistic of the test of the axes estimate, DF its
 	// degrees of freedom and P its p-value (NaN and 0 if only one path
 	// ran).

@@ -80,7 +80,7 @@ func main() {
 			} else {
 				out["eps"] = ngca.SubspaceError(truth, res.Basis)
 				r, _ := studyhook.RobustDetails(res.Report)
-				out["path"] = r.Path
+				out["path"] = r.Estimate
 				out["p"] = finite(r.P)
 				out["null"] = len(r.NullCoords)
 			}
@@ -134,7 +134,7 @@ func main() {
 			}
 			return w
 		}
-		out["robust"] = map[string]any{"path": r.Path, "wald": finite(r.Wald), "df": r.DF, "p": finite(r.P),
+		out["robust"] = map[string]any{"path": r.Estimate, "wald": finite(r.Wald), "df": r.DF, "p": finite(r.P),
 			"distance": finite(r.Distance), "refined": r.Refined, "kernel_coords": one(r.KernelCoords), "null_coords": one(r.NullCoords)}
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {

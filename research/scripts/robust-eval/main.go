@@ -153,5 +153,5 @@ func run(j *job) {
 		return g(ngca.SubspaceError(truth, b))
 	}
 	kc := fmt.Sprint(rep.KernelCoords)
-	j.rec = append(base, eps(res.Basis), eps(rep.Axes), eps(rep.Equivariant), em, rep.Path, g(rep.P), g(rep.Distance), kc, g(rep.MissedAxes), g(rep.MissedEquivariant), "")
+	j.rec = append(base, eps(res.Basis), eps(rep.Axes), eps(rep.Equivariant), em, rep.Estimate, g(rep.P), g(rep.Distance), kc, g(rep.MissedAxes), g(rep.MissedEquivariant), "")
 }

@@ -263,7 +263,7 @@ func newRow(j job, method string, took time.Duration, truth *mat.Dense, res *ngc
 	}
 	r.Epsilon, r.Separation = ngca.SubspaceError(truth, res.Basis), res.Separation()
 	if rep, ok := studyhook.RobustDetails(res.Report); ok {
-		r.Robust, r.Path, r.P, r.Distance, r.Refined = true, rep.Path, rep.P, rep.Distance, rep.Refined
+		r.Robust, r.Path, r.P, r.Distance, r.Refined = true, rep.Estimate, rep.P, rep.Distance, rep.Refined
 		r.EpsilonAxes, r.EpsilonEquivar = subspaceError(truth, rep.Axes), subspaceError(truth, rep.Equivariant)
 		r.MissedAxes, r.MissedEquivar = rep.MissedAxes, rep.MissedEquivariant
 	}
