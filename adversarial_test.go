@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -27,7 +27,7 @@ func smallEstimators(dim int) map[string]ngca.Estimator {
 		"WF-LSNGCA":        &ngca.WFLSNGCA{Dim: dim, Widths: w, Ridges: r, Src: rand.NewPCG(1, 1)},
 		"WF-LSNGCA robust": &ngca.RobustWFLSNGCA{Dim: dim, Widths: w, Ridges: r, Src: rand.NewPCG(1, 1)},
 		"LSNGCA":           &ngca.LSNGCA{Dim: dim, Widths: w, Ridges: r, Src: rand.NewPCG(1, 1)},
-		"MIPP":             withFamilies(&ngca.MIPP{Dim: dim, Src: rand.NewPCG(1, 1)}, []studyhook.Family{{Kind: "tanh", L: 50}, {Kind: "gauss-pow3", L: 50}}),
+		"MIPP":             withFamilies(&ngca.MIPP{Dim: dim, Src: rand.NewPCG(1, 1)}, []probe.FamilySpec{{Kind: "tanh", L: 50}, {Kind: "gauss-pow3", L: 50}}),
 	}
 }
 

@@ -5,17 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/ngca-go/ngca/internal/defaults"
 	"gonum.org/v1/gonum/mat"
-)
-
-// defaultCheckRefits is the number of refits that Check makes when
-// CheckOptions.Refits is 0, and defaultCheckShare the share of the rows
-// each refit sees when CheckOptions.Share is 0: four refits on three
-// quarters of the rows cost as much as six on halves, and stay in the
-// regime of the full fit where halves would not (docs/check.md).
-const (
-	defaultCheckRefits = 4
-	defaultCheckShare  = 0.75
 )
 
 // When the refits hold fewer than d² rows (CheckReport.FewRows), the
@@ -206,13 +197,13 @@ func refitSizes(opts CheckOptions, n int) (b, s int, err error) {
 	b = opts.Refits
 	switch {
 	case b == 0:
-		b = defaultCheckRefits
+		b = defaults.CheckRefits
 	case b < 2:
 		return 0, 0, fmt.Errorf("%w: Refits = %d, need at least 2", ErrParam, opts.Refits)
 	}
 	q := opts.Share
 	if q == 0 {
-		q = defaultCheckShare
+		q = defaults.CheckShare
 	}
 	s = int(q * float64(n))
 	switch {
@@ -321,7 +312,7 @@ func checkReferences(est Estimator, m int) []Estimator {
 // rule: its refits say for themselves.
 func refitRows(est Estimator, n, d, s int, q float64) error {
 	if q == 0 {
-		q = defaultCheckShare
+		q = defaults.CheckShare
 	}
 	e, ok := est.(estimator)
 	if !ok {

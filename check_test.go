@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/internal/synth"
 )
 
@@ -347,7 +346,7 @@ func TestCheckRobustPath(t *testing.T) {
 				t.Fatal(err)
 			}
 			pinned := &ngca.RobustWFLSNGCA{Dim: 2}
-			if err := studyhook.SetRobustPath(pinned, tc.want); err != nil {
+			if err := ngca.SetRobustPath(pinned, tc.want); err != nil {
 				t.Fatal(err)
 			}
 			want, err := ngca.Check(context.Background(), pinned, x, res, ngca.CheckOptions{Src: rand.NewPCG(3, 4)})

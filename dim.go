@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -85,7 +86,11 @@ func EstimateDim(ctx context.Context, x mat.Matrix, opts DimOptions) (*DimReport
 	if err != nil {
 		return nil, err
 	}
-	return s.run(ctx)
+	rep, err := s.run(ctx)
+	if err == nil {
+		probe.RecordDim(ctx, rep, rep.probeDetail())
+	}
+	return rep, err
 }
 
 // run runs the search and the test of the remainder.
@@ -204,4 +209,10 @@ func (s *dimSearch) guess(ctx context.Context) (int, error) {
 		}
 	}
 	return above, nil
+}
+
+// probeDetail returns the run's settings, the defaults resolved, for the
+// studies and the command (internal/probe).
+func (r *DimReport) probeDetail() probe.DimDetail {
+	return probe.DimDetail{Settings: r.settings, Alpha: r.alpha, Bootstrap: r.bootstrap, MaxDim: r.maxDim, EnoughRows: dimEnoughRows(r.d)}
 }

@@ -1,12 +1,7 @@
 package ngca
 
-import "math/rand/v2"
-
-// Defaults of DimOptions: Alpha = 0 means defaultDimAlpha, Bootstrap = 0
-// means defaultDimBootstrap.
-const (
-	defaultDimAlpha     = 0.05
-	defaultDimBootstrap = 39
+import (
+	"math/rand/v2"
 )
 
 // DimOptions configure EstimateDim. The zero value gives the documented
@@ -99,8 +94,8 @@ type DimReport struct {
 	SetAside []int
 
 	// The settings used, the defaults resolved (opts), and a description
-	// of the test's fixed settings; the command reads them through
-	// studyhook.DimDetails.
+	// of the test's fixed settings; a run records them for the command
+	// (probe.RecordDim).
 	settings             string
 	alpha                float64
 	bootstrap, maxDim, d int

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/ngca-go/ngca/internal/defaults"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -26,10 +27,10 @@ type dimSearch struct {
 // data.
 func newDimSearch(ctx context.Context, x mat.Matrix, opts DimOptions) (*dimSearch, error) {
 	if opts.Alpha == 0 {
-		opts.Alpha = defaultDimAlpha
+		opts.Alpha = defaults.DimAlpha
 	}
 	if opts.Bootstrap == 0 {
-		opts.Bootstrap = defaultDimBootstrap
+		opts.Bootstrap = defaults.DimBootstrap
 	}
 	switch {
 	case !(opts.Alpha > 0 && opts.Alpha < 1):

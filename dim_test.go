@@ -13,7 +13,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/internal/synth"
 )
 
@@ -67,7 +66,7 @@ func TestEstimateDim(t *testing.T) {
 // checkDimReport checks the invariants of a report of d-column data.
 func checkDimReport(t *testing.T, rep *ngca.DimReport, d int) {
 	t.Helper()
-	set, ok := studyhook.DimDetails(rep)
+	set, ok := ngca.DimDetails(rep)
 	if !ok {
 		t.Fatal("no settings")
 	}

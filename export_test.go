@@ -1,6 +1,12 @@
 package ngca
 
-import "math"
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/ngca-go/ngca/internal/probe"
+)
 
 // RegisteredMethods returns the Result.Method of every registered
 // estimator, for the tests of package ngca_test.
@@ -38,4 +44,151 @@ func ChosenScores(m *LSLDGModel) []float64 {
 		s = append(s, c.Score)
 	}
 	return s
+}
+
+// The study settings and details of internal/probe, set and read here on
+// the values themselves, for the tests of package ngca_test (a study sets
+// them through a context instead).
+
+// SetRobustPath sets the path of a *RobustWFLSNGCA: "adaptive", "axes" or
+// "equivariant".
+func SetRobustPath(est any, path string) error {
+	w, err := target[RobustWFLSNGCA](est)
+	if err != nil {
+		return err
+	}
+	p, err := (&RobustWFLSNGCA{}).probed(probe.WithSettings(context.Background(), probe.Settings{RobustPath: path}))
+	if err != nil {
+		return err
+	}
+	w.path = p.path
+	return nil
+}
+
+// SetNewPartition makes a *WFLSNGCA draw a new partition for stage 2.
+func SetNewPartition(est any) error {
+	w, err := target[WFLSNGCA](est)
+	if err != nil {
+		return err
+	}
+	w.newPartition = true
+	return nil
+}
+
+// SetIMAKSymmetric makes an *IMAK take the symmetric form.
+func SetIMAKSymmetric(est any) error {
+	im, err := target[IMAK](est)
+	if err != nil {
+		return err
+	}
+	im.symmetric = true
+	return nil
+}
+
+// SetSNGCAProjection sets the final step of an *SNGCA's last pass.
+func SetSNGCAProjection(est any, projection string) error {
+	s, err := target[SNGCA](est)
+	if err != nil {
+		return err
+	}
+	p, err := (&SNGCA{}).probed(probe.WithSettings(context.Background(), probe.Settings{SNGCAProjection: projection}))
+	if err != nil {
+		return err
+	}
+	s.projection = p.projection
+	return nil
+}
+
+// SetFamilies sets the families of a *MIPP or an *SNGCA.
+func SetFamilies(est any, fams []probe.FamilySpec) error {
+	fs, err := familiesFrom(fams)
+	if err != nil {
+		return err
+	}
+	switch e := est.(type) {
+	case *MIPP:
+		e.families = fs
+	case *SNGCA:
+		e.families = fs
+	default:
+		return fmt.Errorf("%w: %T is neither a *MIPP nor a *SNGCA", ErrParam, est)
+	}
+	return nil
+}
+
+// DefaultFamilies returns the paper's four families, in the order MIPP
+// uses them.
+func DefaultFamilies() []probe.FamilySpec {
+	var out []probe.FamilySpec
+	for _, f := range defaultFamilies() {
+		out = append(out, probe.FamilySpec{Kind: f.Kind.String(), Min: f.Min, Max: f.Max, L: f.L})
+	}
+	return out
+}
+
+// RobustDetails returns the detail of a *RobustReport.
+func RobustDetails(report any) (probe.RobustDetail, bool) {
+	r, ok := report.(*RobustReport)
+	if !ok || r == nil {
+		return probe.RobustDetail{}, false
+	}
+	return r.probeDetail(), true
+}
+
+// MIPPDetails returns the detail of a *MIPPReport.
+func MIPPDetails(report any) (probe.MIPPDetail, bool) {
+	r, ok := report.(*MIPPReport)
+	if !ok || r == nil {
+		return probe.MIPPDetail{}, false
+	}
+	return r.probeDetail(), true
+}
+
+// SNGCADetails returns the detail of an *SNGCAReport.
+func SNGCADetails(report any) (probe.SNGCADetail, bool) {
+	r, ok := report.(*SNGCAReport)
+	if !ok || r == nil {
+		return probe.SNGCADetail{}, false
+	}
+	return r.probeDetail(), true
+}
+
+// DimDetails returns the settings of a *DimReport.
+func DimDetails(report any) (probe.DimDetail, bool) {
+	r, ok := report.(*DimReport)
+	if !ok || r == nil {
+		return probe.DimDetail{}, false
+	}
+	return r.probeDetail(), true
+}
+
+// Stages returns the stages of an *LSReport or a *RobustReport.
+func Stages(report any) []probe.StageDetail {
+	switch r := report.(type) {
+	case *LSReport:
+		return stageDetails(r.cv)
+	case *RobustReport:
+		return stageDetails(r.cv)
+	}
+	return nil
+}
+
+// target returns est as a *T, or an ErrParam error naming both types.
+func target[T any](est any) (*T, error) {
+	t, ok := est.(*T)
+	if !ok {
+		return nil, fmt.Errorf("%w: %T is not a %T", ErrParam, est, t)
+	}
+	return t, nil
+}
+
+// SetRobustNullZ sets the null test's threshold of a *RobustWFLSNGCA: 0
+// means the default, a negative value turns the test off.
+func SetRobustNullZ(est any, z float64) error {
+	w, err := target[RobustWFLSNGCA](est)
+	if err != nil {
+		return err
+	}
+	w.nullZ = z
+	return nil
 }

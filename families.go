@@ -3,6 +3,8 @@ package ngca
 import (
 	"fmt"
 	"math"
+
+	"github.com/ngca-go/ngca/internal/probe"
 )
 
 // defaultFamilySize is the number of functions of a family whose L is 0.
@@ -189,3 +191,22 @@ const (
 	// familyCos is s(z) = cos(p·z) (default range [0.05, 4]).
 	familyCos
 )
+
+// familiesFrom returns the families of fams (nil for none), or an error
+// wrapping ErrParam for an unknown kind.
+func familiesFrom(fams []probe.FamilySpec) ([]family, error) {
+	var fs []family
+	for i, f := range fams {
+		kind := familyKind(-1)
+		for k, fk := range familyKinds {
+			if fk.name == f.Kind {
+				kind = familyKind(k)
+			}
+		}
+		if kind < 0 {
+			return nil, fmt.Errorf("%w: families[%d]: unknown kind %q (want gauss-pow3, tanh, sin or cos)", ErrParam, i, f.Kind)
+		}
+		fs = append(fs, family{Kind: kind, Params: f.Params, Min: f.Min, Max: f.Max, L: f.L})
+	}
+	return fs, nil
+}

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 )
 
 // FuzzSNGCA fits SNGCA with small settings decoded from the fuzz input:
@@ -14,9 +14,9 @@ func FuzzSNGCA(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fc := decodeFuzz(data)
 		c := fc.cfg
-		fams := []studyhook.Family{{Kind: familyKinds[c[1]%4], L: 1 + int(c[2])%8}}
+		fams := []probe.FamilySpec{{Kind: familyKinds[c[1]%4], L: 1 + int(c[2])%8}}
 		if c[1]&0x10 != 0 {
-			fams = append(fams, studyhook.Family{Kind: familyKinds[c[1]>>2%4], Params: []float64{0.5, 2}})
+			fams = append(fams, probe.FamilySpec{Kind: familyKinds[c[1]>>2%4], Params: []float64{0.5, 2}})
 		}
 		fuzzFit(t, fc, func(workers int) ngca.Estimator {
 			return withProjection(withFamilies(&ngca.SNGCA{Dim: fc.dim,

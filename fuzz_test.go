@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 )
 
 // The fuzz targets of the estimators: every Fit on a small matrix decoded
@@ -292,10 +292,10 @@ func FuzzRobustWFLSNGCA(f *testing.F) {
 		c := fc.cfg[3]
 		fuzzFit(t, fc, func(workers int) ngca.Estimator {
 			w := &ngca.RobustWFLSNGCA{Dim: fc.dim, Folds: folds, NumCenters: centers, Widths: widths, Ridges: ridges, Workers: workers}
-			if err := studyhook.SetRobustPath(w, []string{"adaptive", "axes", "equivariant"}[c%3]); err != nil {
+			if err := ngca.SetRobustPath(w, []string{"adaptive", "axes", "equivariant"}[c%3]); err != nil {
 				t.Fatal(err)
 			}
-			if err := studyhook.SetRobustNullZ(w, nullZ[c>>4%4]); err != nil {
+			if err := ngca.SetRobustNullZ(w, nullZ[c>>4%4]); err != nil {
 				t.Fatal(err)
 			}
 			return w
@@ -318,9 +318,9 @@ func FuzzMIPP(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fc := decodeFuzz(data)
 		c := fc.cfg
-		fams := []studyhook.Family{{Kind: familyKinds[c[1]%4], L: 1 + int(c[2])%8}}
+		fams := []probe.FamilySpec{{Kind: familyKinds[c[1]%4], L: 1 + int(c[2])%8}}
 		if c[1]&0x10 != 0 {
-			fams = append(fams, studyhook.Family{Kind: familyKinds[c[1]>>2%4], Params: []float64{0.5, 2}})
+			fams = append(fams, probe.FamilySpec{Kind: familyKinds[c[1]>>2%4], Params: []float64{0.5, 2}})
 		}
 		fuzzFit(t, fc, func(workers int) ngca.Estimator {
 			return withFamilies(&ngca.MIPP{Dim: fc.dim, Iterations: 1 + int(c[0])%5, Threshold: thresholds[c[3]%4], Workers: workers}, fams)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -93,7 +94,7 @@ type IMAK struct {
 	// D̂ = sym(Ĝ·(I − M)) = C − M·C·M − (I − M) (its Dim eigenvectors of
 	// largest |eigenvalue|) instead of ĜĜᵀ: the second-order form first
 	// reconstructed, less accurate and not always convergent (see above).
-	// The studies set it through studyhook.SetIMAKSymmetric.
+	// The studies set it through probe.Settings.IMAKSymmetric.
 	symmetric bool
 	// Src is not used: the fit is deterministic.
 	Src rand.Source
@@ -137,8 +138,11 @@ type imakSettings struct {
 // 0.5, 0.25, 0.1, 0.05, 0.02, 0.
 func defaultIMAKSchedule() []float64 { return []float64{0.5, 0.25, 0.1, 0.05, 0.02, 0} }
 
-func (im *IMAK) settings() (imakSettings, error) {
-	s := imakSettings{symmetric: im.symmetric, alpha: im.Alpha, schedule: im.Schedule, maxPasses: im.MaxPasses, tol: im.Tol}
+// settings checks IMAK's fields and fills in their defaults; symmetric
+// (probe.Settings.IMAKSymmetric) selects the symmetric form, as
+// im.symmetric does.
+func (im *IMAK) settings(symmetric bool) (imakSettings, error) {
+	s := imakSettings{symmetric: im.symmetric || symmetric, alpha: im.Alpha, schedule: im.Schedule, maxPasses: im.MaxPasses, tol: im.Tol}
 	switch {
 	case s.alpha == 0:
 		s.alpha = defaultIMAKAlpha
@@ -182,7 +186,7 @@ func (im *IMAK) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := im.settings()
+	s, err := im.settings(probe.SettingsFrom(ctx).IMAKSymmetric)
 	if err != nil {
 		return nil, err
 	}

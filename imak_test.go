@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -240,7 +239,7 @@ func TestIMAKSymmetric(t *testing.T) {
 // symmetricIf returns im, set to the symmetric form if sym.
 func symmetricIf(im *ngca.IMAK, sym bool) *ngca.IMAK {
 	if sym {
-		if err := studyhook.SetIMAKSymmetric(im); err != nil {
+		if err := ngca.SetIMAKSymmetric(im); err != nil {
 			panic(err)
 		}
 	}

@@ -10,34 +10,9 @@ import (
 	"strings"
 
 	"github.com/ngca-go/ngca/internal/colscale"
+	"github.com/ngca-go/ngca/internal/defaults"
 	"gonum.org/v1/gonum/mat"
 )
-
-// Defaults of the kernel estimators' configuration fields (the paper's §4.1
-// and the authors' experiment code): NumCenters = 0 means min(n,
-// defaultCenters) centers, Folds = 0 means defaultFolds folds.
-const (
-	defaultCenters = 100
-	defaultFolds   = 5
-)
-
-// defaultWidths returns the default grid of Gaussian widths σ:
-// 10 values spaced evenly in log scale over [10⁻¹, 10¹].
-func defaultWidths() []float64 { return logspace(-1, 1, 10) }
-
-// defaultRidges returns the default grid of ridge parameters λ:
-// 10 values spaced evenly in log scale over [10⁻⁵, 10¹].
-func defaultRidges() []float64 { return logspace(-5, 1, 10) }
-
-// logspace returns n values 10^(lo + (hi−lo)·i/(n−1)), i = 0..n−1, as
-// MATLAB's logspace(lo, hi, n).
-func logspace(lo, hi float64, n int) []float64 {
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = math.Pow(10, lo+(hi-lo)*float64(i)/float64(n-1))
-	}
-	return v
-}
 
 // config is the union of the estimators' configuration fields, as the
 // caller set them. kernel is true for the estimators built on the
@@ -93,7 +68,7 @@ func (c config) resolve(n, d int) (plan, error) {
 		p.folds = c.folds
 		switch {
 		case p.folds == 0:
-			p.folds = defaultFolds
+			p.folds = defaults.Folds
 		case p.folds < 2:
 			return p, fmt.Errorf("%w: Folds = %d, need at least 2", ErrParam, c.folds)
 		}
@@ -109,10 +84,10 @@ func (c config) resolve(n, d int) (plan, error) {
 		return p, nil
 	}
 	var err error
-	if p.widths, err = grid("Widths", c.widths, defaultWidths()); err != nil {
+	if p.widths, err = grid("Widths", c.widths, defaults.Widths()); err != nil {
 		return p, err
 	}
-	if p.ridges, err = grid("Ridges", c.ridges, defaultRidges()); err != nil {
+	if p.ridges, err = grid("Ridges", c.ridges, defaults.Ridges()); err != nil {
 		return p, err
 	}
 	if p.vWidths, err = grid("VWidths", c.vWidths, p.widths); err != nil {
@@ -137,7 +112,7 @@ func (c config) resolve(n, d int) (plan, error) {
 		p.b = c.numCenters
 		switch {
 		case p.b == 0:
-			p.b = min(n, defaultCenters)
+			p.b = min(n, defaults.Centers)
 		case p.b > n:
 			return p, fmt.Errorf("%w: NumCenters = %d exceeds the %d rows", ErrSamples, p.b, n)
 		}
@@ -600,7 +575,7 @@ func drawRows(rng *rand.Rand, n, b int) []int {
 // least 2 (an invalid value is reported by config.resolve).
 func foldsOf(folds int) int {
 	if folds == 0 {
-		return defaultFolds
+		return defaults.Folds
 	}
 	return max(folds, 2)
 }

@@ -87,8 +87,10 @@ func (l *LSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	sw.lap("eigen")
+	rep := &LSReport{NumCenters: pr.b, Folds: pr.folds, cv: []stageCV{st.cv}}
+	rep.record(ctx)
 	return &Result{Method: methodLSNGCA, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
-		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, cv: []stageCV{st.cv}}}, nil
+		Report: rep}, nil
 }
 
 // methodLSNGCA is the Result.Method of LSNGCA's fits.

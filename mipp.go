@@ -6,15 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/ngca-go/ngca/internal/defaults"
+	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
-)
-
-// Defaults of MIPP's configuration fields (the paper's §4.1 and the authors'
-// script): Iterations = 0 means defaultMIPPIterations, Threshold = 0 means
-// defaultMIPPThreshold.
-const (
-	defaultMIPPIterations = 10
-	defaultMIPPThreshold  = 1.6
 )
 
 // MIPPReport is the Report of MIPP.
@@ -25,7 +19,7 @@ type MIPPReport struct {
 	KeptFunctions int
 
 	// The settings the fit used (the defaults resolved), and per family
-	// of index functions what it kept (studyhook.MIPPDetails).
+	// of index functions what it kept (probe.RecordMIPP).
 	iterations int
 	threshold  float64
 	families   []familyCount
@@ -113,7 +107,7 @@ type MIPP struct {
 	Dim int
 	// families lists the families of index functions; empty means the
 	// paper's four families of 1000 functions each (defaultFamilies); the
-	// studies set others through studyhook.SetFamilies.
+	// studies set others through probe.Settings.Families.
 	families []family
 	// Iterations is the number of evaluations of β per index function
 	// (Iterations − 1 updates of w, then the final β), at least 1; 0 means
@@ -146,6 +140,10 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	m, err = m.probed(ctx)
+	if err != nil {
+		return nil, err
+	}
 	fams, iters, tau, err := m.settings()
 	if err != nil {
 		return nil, err
@@ -165,8 +163,10 @@ func (m *MIPP) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	sw.lap("eigen")
+	rep := &MIPPReport{KeptFunctions: keptTotal(kept), iterations: iters, threshold: tau, families: kept}
+	probe.RecordMIPP(ctx, rep, rep.probeDetail())
 	return &Result{Method: methodMIPP, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
-		Report: &MIPPReport{KeptFunctions: keptTotal(kept), iterations: iters, threshold: tau, families: kept}}, nil
+		Report: rep}, nil
 }
 
 // mippEstimate is MIPP on data already prepared: the whitened rows y
@@ -244,18 +244,40 @@ func keptVectors(fams []mippFamily, fns []indexFn, betas []float64, status []uin
 	return kept, rows
 }
 
+// probed returns a copy of m with the families that ctx's
+// probe.Settings give, where m has none of its own.
+func (m *MIPP) probed(ctx context.Context) (*MIPP, error) {
+	c := *m
+	if c.families != nil {
+		return &c, nil
+	}
+	var err error
+	c.families, err = familiesFrom(probe.SettingsFrom(ctx).Families)
+	return &c, err
+}
+
+// probeDetail returns the report's settings and per-family counts for the
+// studies (internal/probe).
+func (r *MIPPReport) probeDetail() probe.MIPPDetail {
+	d := probe.MIPPDetail{Iterations: r.iterations, Threshold: r.threshold}
+	for _, c := range r.families {
+		d.Families = append(d.Families, probe.FamilyCount{Family: c.Family, Kept: c.Kept, Total: c.Total, Degenerate: c.Degenerate})
+	}
+	return d
+}
+
 // settings checks MIPP's own fields and returns the families, the number of
 // iterations and the threshold.
 func (m *MIPP) settings() (fams []mippFamily, iters int, tau float64, err error) {
 	switch iters = m.Iterations; {
 	case iters == 0:
-		iters = defaultMIPPIterations
+		iters = defaults.MIPPIterations
 	case iters < 0:
 		return nil, 0, 0, fmt.Errorf("%w: Iterations = %d", ErrParam, m.Iterations)
 	}
 	switch tau = m.Threshold; {
 	case tau == 0:
-		tau = defaultMIPPThreshold
+		tau = defaults.MIPPThreshold
 	case !(tau > 0) || math.IsInf(tau, 1):
 		return nil, 0, 0, fmt.Errorf("%w: Threshold = %v, need a positive finite value", ErrParam, m.Threshold)
 	}

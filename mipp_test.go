@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -219,14 +219,14 @@ func TestMIPPOneFunction(t *testing.T) {
 				wantBasis.Set(j, 0, wantBasis.At(j, 0)/sd[j])
 			}
 
-			res := fit(t, withFamilies(&ngca.MIPP{Dim: 1, Src: rand.NewPCG(1, 2), Iterations: iters, Threshold: 1e-9}, []studyhook.Family{{Kind: kind, Params: []float64{p}}}), x)
+			res := fit(t, withFamilies(&ngca.MIPP{Dim: 1, Src: rand.NewPCG(1, 2), Iterations: iters, Threshold: 1e-9}, []probe.FamilySpec{{Kind: kind, Params: []float64{p}}}), x)
 			if math.Abs(res.Eigenvalues[0]-wantEig) > 1e-9*wantEig {
 				t.Errorf("%v, %d iterations: eigenvalue %.12g, want ‖β‖² = %.12g", kind, iters, res.Eigenvalues[0], wantEig)
 			}
 			if e := ngca.SubspaceError(wantBasis, res.Basis); e > 1e-12 {
 				t.Errorf("%v, %d iterations: ε = %.3g from D⁻¹Wβ", kind, iters, e)
 			}
-			if want := []studyhook.FamilyCount{{Family: kind, Kept: 1, Total: 1}}; !reflect.DeepEqual(familyCounts(res), want) {
+			if want := []probe.FamilyCount{{Family: kind, Kept: 1, Total: 1}}; !reflect.DeepEqual(familyCounts(res), want) {
 				t.Errorf("%v: Kept = %v, want %v", kind, familyCounts(res), want)
 			}
 		}
@@ -242,9 +242,9 @@ func TestMIPPTooFewKept(t *testing.T) {
 		est  *ngca.MIPP
 		msg  string
 	}{
-		{"one function", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "tanh", Params: []float64{1}}}),
+		{"one function", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "tanh", Params: []float64{1}}}),
 			"only 1 of 1 index functions passed the threshold τ = 1.6, need at least Dim = 2"},
-		{"huge threshold", withFamilies(&ngca.MIPP{Dim: 2, Threshold: 1e6}, []studyhook.Family{{Kind: "gauss-pow3", L: 20}, {Kind: "cos", L: 20}}),
+		{"huge threshold", withFamilies(&ngca.MIPP{Dim: 2, Threshold: 1e6}, []probe.FamilySpec{{Kind: "gauss-pow3", L: 20}, {Kind: "cos", L: 20}}),
 			"only 0 of 40 index functions passed the threshold τ = 1e+06, need at least Dim = 2"},
 	}
 	for _, tc := range tests {
@@ -259,7 +259,7 @@ func TestMIPPTooFewKept(t *testing.T) {
 		})
 	}
 	// One function is enough for Dim = 1.
-	fit(t, withFamilies(&ngca.MIPP{Dim: 1}, []studyhook.Family{{Kind: "tanh", Params: []float64{1}}}), x)
+	fit(t, withFamilies(&ngca.MIPP{Dim: 1}, []probe.FamilySpec{{Kind: "tanh", Params: []float64{1}}}), x)
 }
 
 func TestMIPPBadConfig(t *testing.T) {
@@ -275,18 +275,18 @@ func TestMIPPBadConfig(t *testing.T) {
 		{"NaN threshold", &ngca.MIPP{Dim: 2, Threshold: math.NaN()}, ngca.ErrParam},
 		{"Inf threshold", &ngca.MIPP{Dim: 2, Threshold: math.Inf(1)}, ngca.ErrParam},
 		{"negative workers", &ngca.MIPP{Dim: 2, Workers: -2}, ngca.ErrParam},
-		{"negative L", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "tanh", L: -5}}), ngca.ErrParam},
-		{"Min > Max", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "sin", Min: 2, Max: 1}}), ngca.ErrParam},
-		{"Min only", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "sin", Min: 0.5}}), ngca.ErrParam},
-		{"Max only", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "sin", Max: 3}}), ngca.ErrParam},
-		{"negative Min", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "cos", Min: -1, Max: 1}}), ngca.ErrParam},
-		{"NaN Max", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "cos", Min: 1, Max: math.NaN()}}), ngca.ErrParam},
-		{"Inf Max", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "cos", Min: 1, Max: math.Inf(1)}}), ngca.ErrParam},
-		{"zero param", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "gauss-pow3", Params: []float64{1, 0}}}), ngca.ErrParam},
-		{"NaN param", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "tanh", Params: []float64{math.NaN()}}}), ngca.ErrParam},
-		{"Params and L", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "tanh", Params: []float64{1, 2}, L: 2}}), ngca.ErrParam},
-		{"Params and range", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "tanh", Params: []float64{1, 2}, Min: 1, Max: 2}}), ngca.ErrParam},
-		{"second family bad", withFamilies(&ngca.MIPP{Dim: 2}, []studyhook.Family{{Kind: "tanh"}, {Kind: "sin", L: -1}}), ngca.ErrParam},
+		{"negative L", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "tanh", L: -5}}), ngca.ErrParam},
+		{"Min > Max", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "sin", Min: 2, Max: 1}}), ngca.ErrParam},
+		{"Min only", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "sin", Min: 0.5}}), ngca.ErrParam},
+		{"Max only", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "sin", Max: 3}}), ngca.ErrParam},
+		{"negative Min", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "cos", Min: -1, Max: 1}}), ngca.ErrParam},
+		{"NaN Max", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "cos", Min: 1, Max: math.NaN()}}), ngca.ErrParam},
+		{"Inf Max", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "cos", Min: 1, Max: math.Inf(1)}}), ngca.ErrParam},
+		{"zero param", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "gauss-pow3", Params: []float64{1, 0}}}), ngca.ErrParam},
+		{"NaN param", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "tanh", Params: []float64{math.NaN()}}}), ngca.ErrParam},
+		{"Params and L", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "tanh", Params: []float64{1, 2}, L: 2}}), ngca.ErrParam},
+		{"Params and range", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "tanh", Params: []float64{1, 2}, Min: 1, Max: 2}}), ngca.ErrParam},
+		{"second family bad", withFamilies(&ngca.MIPP{Dim: 2}, []probe.FamilySpec{{Kind: "tanh"}, {Kind: "sin", L: -1}}), ngca.ErrParam},
 		// Whitening needs more rows than columns.
 		{"n = d", &ngca.MIPP{Dim: 2}, ngca.ErrSamples},
 	}
@@ -345,15 +345,15 @@ func TestMIPPKept(t *testing.T) {
 	}
 
 	// The zero-valued families are the defaults, in the same order.
-	def := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, studyhook.DefaultFamilies()), x)
-	zero := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, []studyhook.Family{
+	def := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, ngca.DefaultFamilies()), x)
+	zero := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, []probe.FamilySpec{
 		{Kind: "gauss-pow3"}, {Kind: "tanh"}, {Kind: "sin"}, {Kind: "cos"}}), x)
 	if !sameResult(def, res) || !sameResult(zero, res) || !reflect.DeepEqual(familyCounts(def), familyCounts(res)) {
 		t.Error("DefaultFamilies() or zero-valued families differ from the nil default")
 	}
 
 	// Custom families: an explicit list, a range, a single value.
-	custom := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, []studyhook.Family{
+	custom := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, []probe.FamilySpec{
 		{Kind: "tanh", Params: []float64{0.5, 1, 2}},
 		{Kind: "gauss-pow3", Min: 1, Max: 2, L: 50},
 		{Kind: "sin", Min: 1, Max: 1, L: 1},
@@ -368,25 +368,25 @@ func TestMIPPKept(t *testing.T) {
 	}
 
 	// A range is L evenly spaced values, endpoints included.
-	ranged := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, []studyhook.Family{{Kind: "tanh", Min: 0.5, Max: 2, L: 4}}), x)
-	listed := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, []studyhook.Family{{Kind: "tanh", Params: []float64{0.5, 1, 1.5, 2}}}), x)
+	ranged := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, []probe.FamilySpec{{Kind: "tanh", Min: 0.5, Max: 2, L: 4}}), x)
+	listed := fit(t, withFamilies(&ngca.MIPP{Dim: 2, Src: seeded()}, []probe.FamilySpec{{Kind: "tanh", Params: []float64{0.5, 1, 1.5, 2}}}), x)
 	if !sameResult(ranged, listed) {
 		t.Error("range [0.5, 2] with L = 4 differs from the list 0.5, 1, 1.5, 2")
 	}
 }
 
 func TestDefaultFamilies(t *testing.T) {
-	want := []studyhook.Family{
+	want := []probe.FamilySpec{
 		{Kind: "gauss-pow3", Min: 0.5, Max: 5, L: 1000},
 		{Kind: "tanh", Min: 0.05, Max: 5, L: 1000},
 		{Kind: "sin", Min: 0.05, Max: 4, L: 1000},
 		{Kind: "cos", Min: 0.05, Max: 4, L: 1000},
 	}
-	if got := studyhook.DefaultFamilies(); !reflect.DeepEqual(got, want) {
+	if got := ngca.DefaultFamilies(); !reflect.DeepEqual(got, want) {
 		t.Errorf("DefaultFamilies() = %v, want %v", got, want)
 	}
 	for _, e := range []any{&ngca.MIPP{}, &ngca.SNGCA{}} {
-		if err := studyhook.SetFamilies(e, []studyhook.Family{{Kind: "exp"}}); !errors.Is(err, ngca.ErrParam) {
+		if err := ngca.SetFamilies(e, []probe.FamilySpec{{Kind: "exp"}}); !errors.Is(err, ngca.ErrParam) {
 			t.Errorf("%T, unknown kind: error %v, want ErrParam", e, err)
 		}
 	}

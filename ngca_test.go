@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -359,7 +358,7 @@ func TestProgress(t *testing.T) {
 	if f := seen[len(seen)-1].Fraction(); f != 1 {
 		t.Errorf("last progress fraction %v, want 1", f)
 	}
-	if cv := studyhook.Stages(res.Report); len(cv) != 2 || cv[0].Name != "lsldg" || cv[1].Name != "v" {
+	if cv := ngca.Stages(res.Report); len(cv) != 2 || cv[0].Name != "lsldg" || cv[1].Name != "v" {
 		t.Errorf("CV stages %v, want lsldg and v", cv)
 	}
 	if last := res.Timings[len(res.Timings)-1]; last.Step != "total" || last.Elapsed <= 0 {
@@ -434,15 +433,15 @@ func TestResultContract(t *testing.T) {
 			}
 			switch r := res.Report.(type) {
 			case *ngca.LSReport:
-				if r.NumCenters != 100 || r.Folds != 5 || len(studyhook.Stages(r)) == 0 {
+				if r.NumCenters != 100 || r.Folds != 5 || len(ngca.Stages(r)) == 0 {
 					t.Errorf("LSReport %+v", r)
 				}
 			case *ngca.MIPPReport:
-				if d, _ := studyhook.MIPPDetails(r); d.Iterations != 10 || d.Threshold != 1.6 || len(d.Families) != 4 || r.KeptFunctions < 2 {
+				if d, _ := ngca.MIPPDetails(r); d.Iterations != 10 || d.Threshold != 1.6 || len(d.Families) != 4 || r.KeptFunctions < 2 {
 					t.Errorf("MIPPReport %+v, %+v", r, d)
 				}
 			case *ngca.RobustReport:
-				d, _ := studyhook.RobustDetails(r)
+				d, _ := ngca.RobustDetails(r)
 				want := d.AxesEigenvalues
 				if r.Estimate == "equivariant" {
 					want = d.StartEigenvalues

@@ -15,7 +15,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -402,7 +401,7 @@ func TestResultJSONZero(t *testing.T) {
 
 // robustAxes returns w on the axes path.
 func robustAxes(w *ngca.RobustWFLSNGCA) *ngca.RobustWFLSNGCA {
-	if err := studyhook.SetRobustPath(w, "axes"); err != nil {
+	if err := ngca.SetRobustPath(w, "axes"); err != nil {
 		panic(err)
 	}
 	return w

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ngca-go/ngca/internal/defaults"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -42,7 +43,7 @@ func lower(s *mat.SymDense) []float64 {
 // Cholesky solve of (A + λI)θ = −r for every λ.
 func TestRidgePathDirect(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	ridges := defaultRidges()
+	ridges := defaults.Ridges()
 	for _, tc := range []struct{ b, rank int }{{1, 1}, {2, 2}, {7, 3}, {40, 40}, {100, 30}} {
 		g, h := randomGram(rng, tc.b, tc.rank, 1)
 		L := len(ridges)

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/ngca-go/ngca/internal/defaults"
+	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -104,7 +106,7 @@ type RobustWFLSNGCA struct {
 	// path selects the estimates (the zero value: adaptive) and nullZ is
 	// the z threshold of the axes estimate's null test (0 means 3, a
 	// negative value turns the test off); the studies set them through
-	// studyhook.
+	// probe.Settings.
 	path  robustPath
 	nullZ float64
 
@@ -122,6 +124,26 @@ type RobustWFLSNGCA struct {
 	Progress func(Progress)
 }
 
+// probed returns a copy of w with the path and the null test's threshold
+// that ctx's probe.Settings give, where w has none of its own.
+func (w *RobustWFLSNGCA) probed(ctx context.Context) (*RobustWFLSNGCA, error) {
+	ps := probe.SettingsFrom(ctx)
+	c := *w
+	if c.nullZ == 0 {
+		c.nullZ = ps.RobustNullZ
+	}
+	if c.path != robustAdaptive || ps.RobustPath == "" {
+		return &c, nil
+	}
+	for _, p := range []robustPath{robustAdaptive, robustAxes, robustEquivariant} {
+		if p.String() == ps.RobustPath {
+			c.path = p
+			return &c, nil
+		}
+	}
+	return w, fmt.Errorf("%w: unknown robust path %q (want adaptive, axes or equivariant)", ErrParam, ps.RobustPath)
+}
+
 // settings checks the variant's own fields and fills in their defaults.
 func (w *RobustWFLSNGCA) settings() (robustSettings, error) {
 	s := robustSettings{path: w.path, nullZ: w.nullZ}
@@ -132,7 +154,7 @@ func (w *RobustWFLSNGCA) settings() (robustSettings, error) {
 	case math.IsNaN(s.nullZ) || math.IsInf(s.nullZ, 0):
 		return s, fmt.Errorf("%w: null test threshold %v", ErrParam, w.nullZ)
 	case s.nullZ == 0:
-		s.nullZ = robustNullZ
+		s.nullZ = defaults.RobustNullZ
 	case s.nullZ < 0:
 		s.nullZ = 0
 	}
@@ -159,7 +181,11 @@ func (w *RobustWFLSNGCA) config(s robustSettings) config {
 // if the comparison runs, one partition for each of its two fits.
 func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw := newStopwatch()
+	w, errProbe := w.probed(ctx)
 	o, errSettings := w.settings()
+	if errProbe != nil {
+		errSettings = errProbe
+	}
 	pr, err := prepare(ctx, x, w.config(o), w.Dim, true)
 	if err != nil {
 		return nil, err
@@ -215,6 +241,7 @@ func (w *RobustWFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error)
 		}
 	}
 	res.Timings = sw.total()
+	rep.record(ctx)
 	return res, nil
 }
 
@@ -316,13 +343,13 @@ func fitRobust(ctx context.Context, pr *prepared, wh whitening, dim int, o robus
 // keepAxes is the adaptive decision between the axes estimate axes and the
 // equivariant estimate eq (standardised coordinates; docs/robust.md, "How
 // it works"): the axes estimate is kept only if the test at its frame
-// (axesTest) does not reject at robustLevel and it lies within
-// robustMaxDistance of the equivariant estimate, or beyond that when the
+// (axesTest) does not reject at defaults.RobustLevel and it lies within
+// defaults.RobustMaxDistance of the equivariant estimate, or beyond that when the
 // equivariant estimate misses more structure than it does by
-// robustMissedMargin (missedBoth). It fills rep's Distance and P and the
+// defaults.RobustMissedMargin (missedBoth). It fills rep's Distance and P and the
 // detail of each check that ran.
 func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *RobustReport) (bool, error) {
-	rep.detail.Level, rep.detail.MaxDistance, rep.detail.MissedMargin = robustLevel, robustMaxDistance, robustMissedMargin
+	rep.detail.Level, rep.detail.MaxDistance, rep.detail.MissedMargin = defaults.RobustLevel, defaults.RobustMaxDistance, defaults.RobustMissedMargin
 	if eq.unrefinable {
 		// No covariance to measure the axes estimate's distance by: the
 		// burden of proof stays on it.
@@ -335,14 +362,14 @@ func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *Rob
 	if err != nil {
 		return false, err
 	}
-	if err := axesTest(ctx, eq, axes, aw, dim, df, rep); err != nil || !(rep.P >= robustLevel) {
+	if err := axesTest(ctx, eq, axes, aw, dim, df, rep); err != nil || !(rep.P >= defaults.RobustLevel) {
 		return false, err
 	}
-	if rep.Distance <= robustMaxDistance {
+	if rep.Distance <= defaults.RobustMaxDistance {
 		return true, nil
 	}
 	if err := missedBoth(ctx, eq, aw, rep); err != nil {
 		return false, err
 	}
-	return rep.detail.MissedEquivariant < rep.detail.MissedAxes-robustMissedMargin, nil
+	return rep.detail.MissedEquivariant < rep.detail.MissedAxes-defaults.RobustMissedMargin, nil
 }

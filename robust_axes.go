@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/ngca-go/ngca/internal/defaults"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -24,7 +25,7 @@ import (
 // the data's axes), which sees a coordinate whose score depends on others
 // but blurs as d grows; the marginal screen with a kernel on coordinate j
 // alone, which sees a non-Gaussian marginal at any d. The Dim +
-// robustExtraCoords coordinates with the most negative of their two
+// defaults.RobustExtraCoords coordinates with the most negative of their two
 // z-scores are kept. Both
 // screens run on the rows sub of the data (all rows if sub is nil).
 func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, nullZ float64, sub []int, rep *RobustReport, sw *stopwatch) (*mat.Dense, error) {
@@ -61,7 +62,7 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 	for j := range rank {
 		rank[j] = math.Min(z[j], zm[j])
 	}
-	cols := mostNegative(rank, min(dim+robustExtraCoords, pr.d))
+	cols := mostNegative(rank, min(dim+defaults.RobustExtraCoords, pr.d))
 	rep.detail.SelectZ, rep.detail.MarginalZ = z, zm
 	sw.lap("select")
 
@@ -106,13 +107,13 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 // z-score of the held-out loss of the score model of coordinate j with a
 // kernel on coordinate j alone (and the Gaussian offset gauss) against the
 // offset alone, fitted on the partition part with the centers' coordinate
-// j (the first marginalCenters of them), every second value of the
+// j (the first defaults.RobustMarginalCenters of them), every second value of the
 // grids and no progress of its own.
 func marginalScreen(ctx context.Context, pr *prepared, z, gauss, centers *mat.Dense, part partition) ([]float64, error) {
 	p := pr.plan
 	p.progress = nil
 	b, _ := centers.Dims()
-	few := centers.Slice(0, min(b, marginalCenters), 0, pr.d).(*mat.Dense)
+	few := centers.Slice(0, min(b, defaults.RobustMarginalCenters), 0, pr.d).(*mat.Dense)
 	zm := make([]float64, pr.d)
 	for j := range zm {
 		zj := make([]float64, 1)

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/ngca-go/ngca/internal/defaults"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -37,7 +38,7 @@ func discData(rng *rand.Rand, n, d int) (x, truth *mat.Dense) {
 // the index space passes both; a basis turned 0.4 rad toward a noise
 // column (ε = 0.076, several times the equivariant estimate's error)
 // fails; one that misses a signal direction altogether (e₀, e₅), which
-// the test cannot see, is far beyond robustMaxDistance.
+// the test cannot see, is far beyond defaults.RobustMaxDistance.
 func TestAxesChecks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits the equivariant estimate at d = 30")
@@ -80,8 +81,8 @@ func TestAxesChecks(t *testing.T) {
 		if keep, rep := check(turned(0.4, 5)); keep {
 			t.Errorf("seed %d: turned 0.4 rad kept: p = %.3g, Distance %.3g", seed, rep.P, rep.Distance)
 		}
-		if keep, rep := check(turned(math.Pi/2, 5)); keep || !(rep.Distance > 5*robustMaxDistance) {
-			t.Errorf("seed %d: missed direction: kept %v, Distance %.3g, want above %d", seed, keep, rep.Distance, 5*robustMaxDistance)
+		if keep, rep := check(turned(math.Pi/2, 5)); keep || !(rep.Distance > 5*defaults.RobustMaxDistance) {
+			t.Errorf("seed %d: missed direction: kept %v, Distance %.3g, want above %d", seed, keep, rep.Distance, 5*defaults.RobustMaxDistance)
 		}
 	}
 }
@@ -180,9 +181,9 @@ func TestMissedZ(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%s seed %d: z of the index space %.3g, of the basis that lost a direction %.3g", name, seed, zTruth, zLost)
-			if !(zLost < zTruth-robustMissedMargin) {
+			if !(zLost < zTruth-defaults.RobustMissedMargin) {
 				t.Errorf("%s seed %d: z of the index space %.3g, of the basis that lost a direction %.3g: want a difference above %v",
-					name, seed, zTruth, zLost, robustMissedMargin)
+					name, seed, zTruth, zLost, defaults.RobustMissedMargin)
 			}
 		}
 	}

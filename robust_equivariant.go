@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ngca-go/ngca/internal/defaults"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -32,7 +33,7 @@ type tiltFit struct {
 
 // equivariantEstimate starts from MIPP (default settings, on the rows sub
 // of the data, all rows if sub is nil) and refines
-// the frame robustRounds times (alignStep), both in the whitened
+// the frame defaults.RobustRounds times (alignStep), both in the whitened
 // coordinates y = W(z − μ) of the standardised data, where every direction
 // has unit variance, so that each refinement is a well-conditioned
 // regression whatever the conditioning of the data. Its index space E_y
@@ -54,7 +55,7 @@ func equivariantEstimate(ctx context.Context, pr *prepared, wh whitening, dim in
 	if !ok {
 		return nil, fmt.Errorf("%w: robust WF-LSNGCA: the start lost rank", ErrSingular)
 	}
-	for r := 0; r < robustRounds; r++ {
+	for r := 0; r < defaults.RobustRounds; r++ {
 		var cv stageCV
 		b, cv, err = alignStep(ctx, yw, completeFrame(b), dim, fmt.Sprintf("align %d", r+1), &ef.tilt)
 		if cv.Name != "" {

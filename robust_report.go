@@ -1,6 +1,10 @@
 package ngca
 
-import "github.com/ngca-go/ngca/internal/studyhook"
+import (
+	"context"
+
+	"github.com/ngca-go/ngca/internal/probe"
+)
 
 // RobustReport is the Report of RobustWFLSNGCA: which estimate it
 // returned and why.
@@ -24,10 +28,24 @@ type RobustReport struct {
 	// cross-validation folds the fit used.
 	NumCenters, Folds int
 
-	// detail holds the rest, which the studies read through
-	// studyhook.RobustDetails; cv the stages' cross-validation.
-	detail studyhook.Robust
+	// detail holds the rest, which a fit records for the studies
+	// (record); cv the stages' cross-validation.
+	detail probe.RobustDetail
 	cv     []stageCV
 }
 
 func (*RobustReport) isReport() {}
+
+// record records the fit's detail and stages in ctx's probe.Recorder, if
+// it carries one.
+func (r *RobustReport) record(ctx context.Context) {
+	probe.RecordRobust(ctx, r, r.probeDetail())
+	probe.RecordStages(ctx, r, stageDetails(r.cv))
+}
+
+// probeDetail returns the detail with the report's own figures.
+func (r *RobustReport) probeDetail() probe.RobustDetail {
+	d := r.detail
+	d.Estimate, d.P, d.Distance, d.NullCoords = r.Estimate, r.P, r.Distance, r.NullCoords
+	return d
+}

@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/internal/synth"
 	"github.com/ngca-go/ngca/ngcatest"
 )
@@ -104,7 +104,7 @@ func TestRobustAligned(t *testing.T) {
 				res := fit(t, &ngca.RobustWFLSNGCA{Dim: 2, Src: rand.NewPCG(uint64(s), 1)}, x)
 				errs[s] = ngca.SubspaceError(truth, res.Basis)
 				rep := robustReport(t, res)
-				if rep.Path == "axes" {
+				if rep.Estimate == "axes" {
 					kept++
 				}
 				mipp := ngca.SubspaceError(truth, fit(t, &ngca.MIPP{Dim: 2, Src: rand.NewPCG(uint64(s), 1)}, x).Basis)
@@ -139,8 +139,8 @@ func TestRobustReport(t *testing.T) {
 	if r.Axes == nil || r.Equivariant == nil || math.IsNaN(r.Wald) || math.IsNaN(r.Distance) || r.DF != 8 || len(r.KernelCoords) != 4 {
 		t.Fatalf("incomplete report %+v", r)
 	}
-	if r.Path != "equivariant" || (r.P >= r.Level && r.Distance <= 20) {
-		t.Errorf("rotated data: path %v with p = %.3g and Distance %.3g, want the equivariant estimate", r.Path, r.P, r.Distance)
+	if r.Estimate != "equivariant" || (r.P >= r.Level && r.Distance <= 20) {
+		t.Errorf("rotated data: path %v with p = %.3g and Distance %.3g, want the equivariant estimate", r.Estimate, r.P, r.Distance)
 	}
 	if want := 1 - (distuv.ChiSquared{K: float64(r.DF)}).CDF(r.Wald); r.P != want {
 		t.Errorf("p = %v, want %v from W = %v on %d degrees of freedom", r.P, want, r.Wald, r.DF)
@@ -153,8 +153,8 @@ func TestRobustReport(t *testing.T) {
 		t.Errorf("comparison reported without running: %v, %v", r.MissedAxes, r.MissedEquivariant)
 	}
 	keep := r.P >= r.Level && (r.Distance <= r.MaxDistance || r.MissedEquivariant < r.MissedAxes-r.MissedMargin)
-	if keep != (r.Path == "axes") {
-		t.Errorf("path %v does not follow the decision of its report %+v", r.Path, r)
+	if keep != (r.Estimate == "axes") {
+		t.Errorf("path %v does not follow the decision of its report %+v", r.Estimate, r)
 	}
 	if e := ngca.SubspaceError(truth, res.Basis); e > 0.01 {
 		t.Errorf("ε = %.3g on rotated data", e)
@@ -164,12 +164,12 @@ func TestRobustReport(t *testing.T) {
 		t.Error("Workers = 1 and 3 differ")
 	}
 	ax := fitWith(*withPath(t, &ngca.RobustWFLSNGCA{}, "axes"), 0)
-	if r := robustReport(t, ax); r.Equivariant != nil || !math.IsNaN(r.Wald) || !math.IsNaN(r.P) || !math.IsNaN(r.Distance) || r.Path != "axes" ||
+	if r := robustReport(t, ax); r.Equivariant != nil || !math.IsNaN(r.Wald) || !math.IsNaN(r.P) || !math.IsNaN(r.Distance) || r.Estimate != "axes" ||
 		!reflect.DeepEqual(ax.Eigenvalues, r.AxesEigenvalues) || len(ax.Eigenvalues) != 6 {
 		t.Errorf("axes-only report %+v", r)
 	}
 	eq := fitWith(*withPath(t, &ngca.RobustWFLSNGCA{}, "equivariant"), 0)
-	if r := robustReport(t, eq); r.Axes != nil || r.Equivariant == nil || r.Path != "equivariant" || !reflect.DeepEqual(eq.Eigenvalues, r.StartEigenvalues) || len(eq.Eigenvalues) != 6 {
+	if r := robustReport(t, eq); r.Axes != nil || r.Equivariant == nil || r.Estimate != "equivariant" || !reflect.DeepEqual(eq.Eigenvalues, r.StartEigenvalues) || len(eq.Eigenvalues) != 6 {
 		t.Errorf("equivariant-only report %+v", r)
 	}
 	if res.Method != "WF-LSNGCA robust" {
@@ -193,7 +193,7 @@ func TestRobustExtremeConditioning(t *testing.T) {
 		t.Fatalf("adaptive fit: %v", err)
 	}
 	r := robustReport(t, res)
-	if r.Path != "axes" || r.Equivariant == nil {
+	if r.Estimate != "axes" || r.Equivariant == nil {
 		t.Errorf("report %+v, want the axes estimate", r)
 	}
 	ls, err := (&ngca.LSNGCA{Dim: 2, Src: rand.NewPCG(1, 1)}).Fit(ctx, x)
@@ -211,23 +211,23 @@ func TestRobustBadOptions(t *testing.T) {
 	x, _ := invariantData(t)
 	for _, z := range []float64{math.NaN(), math.Inf(1)} {
 		o := &ngca.RobustWFLSNGCA{Dim: 2}
-		if err := studyhook.SetRobustNullZ(o, z); err != nil {
+		if err := ngca.SetRobustNullZ(o, z); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := o.Fit(context.Background(), x); !errors.Is(err, ngca.ErrParam) {
 			t.Errorf("null test threshold %v: error %v, want ErrParam", z, err)
 		}
 	}
-	if err := studyhook.SetRobustPath(&ngca.RobustWFLSNGCA{}, "sideways"); !errors.Is(err, ngca.ErrParam) {
+	if err := ngca.SetRobustPath(&ngca.RobustWFLSNGCA{}, "sideways"); !errors.Is(err, ngca.ErrParam) {
 		t.Errorf("unknown path: error %v, want ErrParam", err)
 	}
 }
 
 // robustReport returns the result's *RobustReport, failing the test if it
 // has none.
-func robustReport(t *testing.T, res *ngca.Result) studyhook.Robust {
+func robustReport(t *testing.T, res *ngca.Result) probe.RobustDetail {
 	t.Helper()
-	r, ok := studyhook.RobustDetails(res.Report)
+	r, ok := ngca.RobustDetails(res.Report)
 	if !ok {
 		t.Fatalf("Report is %T, want *ngca.RobustReport", res.Report)
 	}
@@ -237,7 +237,7 @@ func robustReport(t *testing.T, res *ngca.Result) studyhook.Robust {
 // withPath returns w on the path p ("adaptive", "axes" or "equivariant").
 func withPath(t testing.TB, w *ngca.RobustWFLSNGCA, p string) *ngca.RobustWFLSNGCA {
 	t.Helper()
-	if err := studyhook.SetRobustPath(w, p); err != nil {
+	if err := ngca.SetRobustPath(w, p); err != nil {
 		t.Fatal(err)
 	}
 	return w
@@ -321,10 +321,10 @@ func TestRobustComparisonBelowD2(t *testing.T) {
 			r := robustReport(t, res)
 			eq := ngca.SubspaceError(truth, r.Equivariant)
 			t.Logf("data %v seed %d: missed: axes %.3g, equivariant %.3g (ε of the equivariant estimate %.3g)", dist, seed, r.MissedAxes, r.MissedEquivariant, eq)
-			if e := ngca.SubspaceError(truth, res.Basis); r.Path != "axes" || e > 1e-9 || !(r.Distance > r.MaxDistance) || eq < 0.3 ||
+			if e := ngca.SubspaceError(truth, res.Basis); r.Estimate != "axes" || e > 1e-9 || !(r.Distance > r.MaxDistance) || eq < 0.3 ||
 				!(r.MissedEquivariant < r.MissedAxes-r.MissedMargin) {
 				t.Errorf("data %v seed %d: path %v, ε %.3g (equivariant %.3g), Distance %.3g, missed: axes %.3g, equivariant %.3g",
-					dist, seed, r.Path, e, eq, r.Distance, r.MissedAxes, r.MissedEquivariant)
+					dist, seed, r.Estimate, e, eq, r.Distance, r.MissedAxes, r.MissedEquivariant)
 			}
 		}
 	}
@@ -361,7 +361,7 @@ func TestRobustComparisonMargin(t *testing.T) {
 	}
 	r := robustReport(t, res)
 	diff := r.MissedAxes - r.MissedEquivariant
-	if ea := ngca.SubspaceError(truth, r.Axes); ea < 0.4 || !(r.Distance > r.MaxDistance) || !(diff > 2 && diff < r.MissedMargin) || r.Path != "equivariant" {
-		t.Errorf("path %v: ε_axes %.3g, Distance %.3g, evidence against the equivariant estimate stronger by %.3g", r.Path, ea, r.Distance, diff)
+	if ea := ngca.SubspaceError(truth, r.Axes); ea < 0.4 || !(r.Distance > r.MaxDistance) || !(diff > 2 && diff < r.MissedMargin) || r.Estimate != "equivariant" {
+		t.Errorf("path %v: ε_axes %.3g, Distance %.3g, evidence against the equivariant estimate stronger by %.3g", r.Estimate, ea, r.Distance, diff)
 	}
 }

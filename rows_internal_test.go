@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ngca-go/ngca/internal/defaults"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -154,7 +155,7 @@ func TestCheckTinyTables(t *testing.T) {
 			est, _ := withDimFolds(zero, 1, 0)
 			min := est.rows(d).min
 			need := min + 1
-			for int(defaultCheckShare*float64(need)) < min {
+			for int(defaults.CheckShare*float64(need)) < min {
 				need++
 			}
 			for _, n := range []int{min, need - 1, need} {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
+	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -101,12 +103,12 @@ type SNGCA struct {
 	Dim int
 	// projection chooses the final step of the last pass: the zero value
 	// is the semidefinite program (projSDP); the studies set the others
-	// through studyhook.SetSNGCAProjection.
+	// through probe.Settings.SNGCAProjection.
 	projection sngcaProjection
 	// families lists the families of test functions; empty means MIPP's
 	// default, the paper's four. Test function l of a pass uses family
 	// l mod F and a parameter drawn uniformly from that family's
-	// parameters. The studies set them through studyhook.SetFamilies.
+	// parameters. The studies set them through probe.Settings.Families.
 	families []family
 	// Functions is the number L of test functions of every pass that uses
 	// the closed form (all passes but the last), more than d + 1 + Dim;
@@ -148,6 +150,10 @@ type SNGCA struct {
 // data or configuration, or the context's error if ctx is done.
 func (s *SNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	sw := newStopwatch()
+	s, err := s.probed(ctx)
+	if err != nil {
+		return nil, err
+	}
 	rep, fams, err := s.settings()
 	if err != nil {
 		return nil, err
@@ -200,7 +206,28 @@ func (s *SNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	rep.lambda, rep.Iterations, rep.gap, rep.Converged = est.lambda, est.iterations, est.gap, est.converged
+	probe.RecordSNGCA(ctx, &rep, rep.probeDetail())
 	return &Result{Method: methodSNGCA, Basis: basis, Eigenvalues: est.eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(), Report: &rep}, nil
+}
+
+// probed returns a copy of s with the projection and the families that
+// ctx's probe.Settings give, where s has none of its own.
+func (s *SNGCA) probed(ctx context.Context) (*SNGCA, error) {
+	ps := probe.SettingsFrom(ctx)
+	c := *s
+	if c.projection == projSDP && ps.SNGCAProjection != "" {
+		p := slices.Index(sngcaProjections[:], ps.SNGCAProjection)
+		if p < 0 {
+			return s, fmt.Errorf("%w: unknown SNGCA projection %q (want sdp, convex or residual)", ErrParam, ps.SNGCAProjection)
+		}
+		c.projection = sngcaProjection(p)
+	}
+	if c.families != nil {
+		return &c, nil
+	}
+	var err error
+	c.families, err = familiesFrom(ps.Families)
+	return &c, err
 }
 
 // methodSNGCA is the Result.Method of SNGCA's fits.

@@ -3,6 +3,7 @@ package ngca
 import (
 	"fmt"
 
+	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -17,7 +18,7 @@ type SNGCAReport struct {
 	// The solver's last ℓ1 penalty λ and relative duality gap, the test
 	// functions of the last pass whose values vanished or were not finite
 	// (dropped), and the settings the fit used, the defaults resolved;
-	// the studies read them through studyhook.SNGCADetails. (The other
+	// a fit records them for the studies (probe.RecordSNGCA). (The other
 	// projections report their own iterations, gap and convergence: the
 	// most of any probe's ADMM iterations and its largest relative
 	// residual; 0, 0 and true for the closed form.)
@@ -56,4 +57,11 @@ func (p sngcaProjection) String() string {
 		return fmt.Sprintf("sngcaProjection(%d)", int(p))
 	}
 	return sngcaProjections[p]
+}
+
+// probeDetail returns the report's settings and the solver's last penalty
+// and gap for the studies (internal/probe).
+func (r *SNGCAReport) probeDetail() probe.SNGCADetail {
+	return probe.SNGCADetail{Projection: r.projection.String(), Functions: r.functions, FinalFunctions: r.finalFunctions,
+		Passes: r.passes, Kappa: r.kappa, Tol: r.tol, MaxIter: r.maxIter, Lambda: r.lambda, Gap: r.gap, Dropped: r.dropped}
 }

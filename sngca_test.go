@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -25,7 +25,7 @@ func smallSNGCA(p string, workers int) *ngca.SNGCA {
 // withProjection returns s with the final step p ("sdp", "convex" or
 // "residual").
 func withProjection(s *ngca.SNGCA, p string) *ngca.SNGCA {
-	if err := studyhook.SetSNGCAProjection(s, p); err != nil {
+	if err := ngca.SetSNGCAProjection(s, p); err != nil {
 		panic(err)
 	}
 	return s
@@ -65,7 +65,7 @@ func TestSNGCAProjections(t *testing.T) {
 	for _, p := range sngcaProjections {
 		res := fit(t, withProjection(&ngca.SNGCA{Dim: 2, Src: seeded()}, p), x)
 		checkOrthonormal(t, res.Basis, 6, 2)
-		rep, _ := studyhook.SNGCADetails(res.Report)
+		rep, _ := ngca.SNGCADetails(res.Report)
 		e := ngca.SubspaceError(truth, res.Basis)
 		t.Logf("%v: ε %.2e, eigenvalues %.3g, report %+v %+v", p, e, res.Eigenvalues, res.Report, rep)
 		if e > 0.01 {
@@ -166,10 +166,10 @@ func TestSNGCABadInput(t *testing.T) {
 		{"Kappa NaN", &ngca.SNGCA{Dim: 2, Kappa: math.NaN()}, x, ngca.ErrParam},
 		{"Tol −1", &ngca.SNGCA{Dim: 2, Tol: -1}, x, ngca.ErrParam},
 		{"MaxIter −1", &ngca.SNGCA{Dim: 2, MaxIter: -1}, x, ngca.ErrParam},
-		{"family", withFamilies(&ngca.SNGCA{Dim: 2}, []studyhook.Family{{Kind: "sin", L: -1}}), x, ngca.ErrParam},
+		{"family", withFamilies(&ngca.SNGCA{Dim: 2}, []probe.FamilySpec{{Kind: "sin", L: -1}}), x, ngca.ErrParam},
 		{"workers", &ngca.SNGCA{Dim: 2, Workers: -2}, x, ngca.ErrParam},
 	}
-	if err := studyhook.SetSNGCAProjection(&ngca.SNGCA{}, "pca"); !errors.Is(err, ngca.ErrParam) {
+	if err := ngca.SetSNGCAProjection(&ngca.SNGCA{}, "pca"); !errors.Is(err, ngca.ErrParam) {
 		t.Errorf("unknown projection: error %v, want ErrParam", err)
 	}
 	for _, c := range cases {

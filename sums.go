@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -112,7 +113,7 @@ func (w *WFLSNGCA) FitPlan(ctx context.Context, x mat.Matrix) (*Result, *Plan, e
 	if err != nil {
 		return nil, nil, err
 	}
-	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newPartition)
+	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newPartition || probe.SettingsFrom(ctx).NewPartition)
 	sw.lap("prepare")
 	fit := func(ctx context.Context, st stage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
 	v, cv, err := twoStages(ctx, pr, s1, s2, fit, fit, sw)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 
+	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -80,7 +81,7 @@ type WFLSNGCA struct {
 	// and solves. newPartition draws a new random partition for stage 2
 	// instead, as the authors' code does; the two choices give the same
 	// accuracy (docs/speed.md), not the same results. The studies that
-	// follow the authors' code set it through studyhook.
+	// follow the authors' code set it through probe.Settings.NewPartition.
 	newPartition bool
 	// Src is the source of randomness (centers and the partitions).
 	// Fit draws from it on the calling goroutine, so fitting twice
@@ -107,7 +108,7 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newPartition)
+	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newPartition || probe.SettingsFrom(ctx).NewPartition)
 	sw.lap("prepare")
 	fit := func(ctx context.Context, st stage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
 	v, cv, err := twoStages(ctx, pr, s1, s2, fit, fit, sw)
@@ -119,8 +120,10 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 		return nil, err
 	}
 	sw.lap("eigen")
+	rep := &LSReport{NumCenters: pr.b, Folds: pr.folds, cv: cv}
+	rep.record(ctx)
 	return &Result{Method: methodWFLSNGCA, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
-		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, cv: cv}}, nil
+		Report: rep}, nil
 }
 
 // methodWFLSNGCA is the Result.Method of WFLSNGCA's fits.

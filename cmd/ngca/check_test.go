@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/defaults"
 	"github.com/ngca-go/ngca/internal/methods"
-	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/ngcatest"
 	"gonum.org/v1/gonum/mat"
 )
@@ -59,8 +59,8 @@ func TestFitCheck(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &j); err != nil {
 		t.Fatal(err)
 	}
-	if j.Check == nil || !j.Check.Doubtful || len(j.Check.Refits) != studyhook.Default.CheckRefits || len(j.Check.Reasons) == 0 {
-		t.Errorf("JSON check %+v, want a doubtful report with %d refits", j.Check, studyhook.Default.CheckRefits)
+	if j.Check == nil || !j.Check.Doubtful || len(j.Check.Refits) != defaults.CheckRefits || len(j.Check.Reasons) == 0 {
+		t.Errorf("JSON check %+v, want a doubtful report with %d refits", j.Check, defaults.CheckRefits)
 	}
 }
 

@@ -13,9 +13,9 @@ import (
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/dataio"
+	"github.com/ngca-go/ngca/internal/defaults"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
-	"github.com/ngca-go/ngca/internal/studyhook"
 )
 
 const dimDoc = `Usage: ngca dim [flags] FILE
@@ -82,8 +82,8 @@ type dimFlags struct {
 func newDimFlags(c *command) *dimFlags {
 	f := &dimFlags{fs: cli.NewFlagSet(c.name)}
 	f.in.register(f.fs, true)
-	f.fs.Float64Var(&f.alpha, "alpha", studyhook.Default.DimAlpha, "significance `level` of every test, between 0 and 1")
-	f.fs.IntVar(&f.bootstrap, "bootstrap", studyhook.Default.DimBootstrap, "`number` B of replicates (Gaussian data sets) per test; B + 1 ≥ 1/alpha")
+	f.fs.Float64Var(&f.alpha, "alpha", defaults.DimAlpha, "significance `level` of every test, between 0 and 1")
+	f.fs.IntVar(&f.bootstrap, "bootstrap", defaults.DimBootstrap, "`number` B of replicates (Gaussian data sets) per test; B + 1 ≥ 1/alpha")
 	f.fs.IntVar(&f.maxDim, "max-dim", 0, "largest dimension `M` to answer (0 = number of data columns − 1)")
 	f.fs.Uint64Var(&f.seed, "seed", 1, "random `seed`: the test's Src is rand.NewPCG(seed, 0), -sample's rand.NewPCG(seed, 2)")
 	f.fs.IntVar(&f.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
@@ -177,7 +177,7 @@ func writeDimTable(w io.Writer, rep *ngca.DimReport, d int) error {
 	if r.Rejected {
 		verdict = "not " + verdict
 	}
-	set, _ := studyhook.DimDetails(rep)
+	set, _ := fitDetails.DimOf(rep)
 	_, err := fmt.Fprintf(w, "dim = %d%s (α = %g, B = %d; %s)\nthe other %s: %s (p = %.3f)\n",
 		rep.Dim, atMost(rep), set.Alpha, set.Bootstrap, set.Settings, countNoun(d-rep.Dim, "direction"), verdict, r.PValue)
 	return err
@@ -192,7 +192,7 @@ func decision(t ngca.DimTest) string {
 
 // atMost notes an answer capped by MaxDim.
 func atMost(rep *ngca.DimReport) string {
-	if set, _ := studyhook.DimDetails(rep); rep.Dim == set.MaxDim {
+	if set, _ := fitDetails.DimOf(rep); rep.Dim == set.MaxDim {
 		return fmt.Sprintf(" or more (the test of %d was rejected)", set.MaxDim-1)
 	}
 	return ""
@@ -252,7 +252,7 @@ func (a *fitArgs) autoDim(ctx context.Context, e *env, t *dataio.Table, name str
 	if rep.Remainder.Rejected {
 		rest = agree(d-rep.Dim, "is not", "are not")
 	}
-	set, _ := studyhook.DimDetails(rep)
+	set, _ := fitDetails.DimOf(rep)
 	evidence := fmt.Sprintf("tests of k non-Gaussian directions, α = %g, B = %d: %s; the other %s %s Gaussian (p = %.3f)",
 		set.Alpha, set.Bootstrap, strings.Join(ev, ", "), countNoun(d-rep.Dim, "direction"), rest, rep.Remainder.PValue)
 	if rep.Dim == 0 {
@@ -291,7 +291,7 @@ func fewRows(n, d int) string {
 
 // enoughRows returns the rows below which the test sets FewRows.
 func enoughRows(rep *ngca.DimReport) int {
-	set, _ := studyhook.DimDetails(rep)
+	set, _ := fitDetails.DimOf(rep)
 	return set.EnoughRows
 }
 

@@ -13,9 +13,9 @@ import (
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/dataio"
+	"github.com/ngca-go/ngca/internal/defaults"
 	"github.com/ngca-go/ngca/internal/methods"
 	"github.com/ngca-go/ngca/internal/progress"
-	"github.com/ngca-go/ngca/internal/studyhook"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -116,16 +116,16 @@ func (a *fitArgs) register(fs *flag.FlagSet, dimUsage string) {
 	fs.Uint64Var(&a.seed, "seed", 1, "random `seed`: the estimator's Src is rand.NewPCG(seed, 0), so -seed 0 gives the library's default (Src nil); -sample draws from rand.NewPCG(seed, 2)")
 	fs.IntVar(&a.workers, "workers", 0, "`number` of worker goroutines (0 = all CPUs); the result does not depend on it")
 	fs.BoolVar(&a.judge, "check", false, fmt.Sprintf("after the fit, judge it with ngca.Check (%d refits on three quarters of the rows, and for wflsngca, lsngca and wflsngca-robust a comparison with equivariant estimates; "+
-		"1 to 4 times the fit's time) and write \"check: ok\" or \"check: doubtful\" with the evidence on stderr", studyhook.Default.CheckRefits))
+		"1 to 4 times the fit's time) and write \"check: ok\" or \"check: doubtful\" with the evidence on stderr", defaults.CheckRefits))
 	fs.BoolVar(&a.strict, "strict", false, "with -check: exit with status 2 when the check finds the fit doubtful or cannot make it (the result is written all the same)")
-	fs.IntVar(&a.centers, methods.SetCenters, 0, fmt.Sprintf("`number` of kernel centers b, drawn from the rows (0 = min(n, %d))", studyhook.Default.Centers))
-	fs.StringVar(&a.widths, methods.SetWidths, "", "comma-separated `list` of kernel widths σ to cross-validate (default "+gridText(studyhook.Default.Widths)+"; on standardised data)")
-	fs.StringVar(&a.ridges, methods.SetRidges, "", "comma-separated `list` of ridge parameters λ (default "+gridText(studyhook.Default.Ridges)+")")
-	fs.IntVar(&a.folds, methods.SetFolds, 0, fmt.Sprintf("`number` of cross-validation folds, at least 2 (0 = %d)", studyhook.Default.Folds))
+	fs.IntVar(&a.centers, methods.SetCenters, 0, fmt.Sprintf("`number` of kernel centers b, drawn from the rows (0 = min(n, %d))", defaults.Centers))
+	fs.StringVar(&a.widths, methods.SetWidths, "", "comma-separated `list` of kernel widths σ to cross-validate (default "+gridText(defaults.Widths())+"; on standardised data)")
+	fs.StringVar(&a.ridges, methods.SetRidges, "", "comma-separated `list` of ridge parameters λ (default "+gridText(defaults.Ridges())+")")
+	fs.IntVar(&a.folds, methods.SetFolds, 0, fmt.Sprintf("`number` of cross-validation folds, at least 2 (0 = %d)", defaults.Folds))
 	fs.StringVar(&a.vwidths, methods.SetVWidths, "", "stage-2 widths, a comma-separated `list` (default: -widths)")
 	fs.StringVar(&a.vridges, methods.SetVRidges, "", "stage-2 ridges, a comma-separated `list` (default: -ridges)")
-	fs.IntVar(&a.iterations, methods.SetIterations, 0, fmt.Sprintf("`number` of evaluations of β per index function, at least 1 (0 = %d)", studyhook.Default.MIPPIterations))
-	fs.Float64Var(&a.threshold, methods.SetThreshold, 0, fmt.Sprintf("signal-to-noise `threshold` τ > 0 for keeping an index function (0 = %g)", studyhook.Default.MIPPThreshold))
+	fs.IntVar(&a.iterations, methods.SetIterations, 0, fmt.Sprintf("`number` of evaluations of β per index function, at least 1 (0 = %d)", defaults.MIPPIterations))
+	fs.Float64Var(&a.threshold, methods.SetThreshold, 0, fmt.Sprintf("signal-to-noise `threshold` τ > 0 for keeping an index function (0 = %g)", defaults.MIPPThreshold))
 }
 
 // gridText describes a log-spaced grid: "10 values from 0.1 to 10,
@@ -158,13 +158,13 @@ func (a *fitArgs) check(set map[string]bool) (methods.Method, error) {
 	case a.workers < 0:
 		return m, fmt.Errorf("%w: -workers %d is negative (0 means all CPUs)", cli.ErrUsage, a.workers)
 	case a.centers < 0:
-		return m, fmt.Errorf("%w: -centers %d is negative (0 means min(n, %d))", cli.ErrUsage, a.centers, studyhook.Default.Centers)
+		return m, fmt.Errorf("%w: -centers %d is negative (0 means min(n, %d))", cli.ErrUsage, a.centers, defaults.Centers)
 	case a.folds < 0 || a.folds == 1:
-		return m, fmt.Errorf("%w: -folds %d: need at least 2 folds (0 means %d)", cli.ErrUsage, a.folds, studyhook.Default.Folds)
+		return m, fmt.Errorf("%w: -folds %d: need at least 2 folds (0 means %d)", cli.ErrUsage, a.folds, defaults.Folds)
 	case a.iterations < 0:
-		return m, fmt.Errorf("%w: -iterations %d is negative (0 means %d)", cli.ErrUsage, a.iterations, studyhook.Default.MIPPIterations)
+		return m, fmt.Errorf("%w: -iterations %d is negative (0 means %d)", cli.ErrUsage, a.iterations, defaults.MIPPIterations)
 	case !(a.threshold >= 0) || math.IsInf(a.threshold, 1):
-		return m, fmt.Errorf("%w: -threshold %v: need a positive finite value (0 means %g)", cli.ErrUsage, a.threshold, studyhook.Default.MIPPThreshold)
+		return m, fmt.Errorf("%w: -threshold %v: need a positive finite value (0 means %g)", cli.ErrUsage, a.threshold, defaults.MIPPThreshold)
 	}
 	for _, g := range []struct{ name, s string }{{"widths", a.widths}, {"ridges", a.ridges}, {"vwidths", a.vwidths}, {"vridges", a.vridges}} {
 		if _, err := parseGrid(g.name, g.s); err != nil {
@@ -359,7 +359,7 @@ func zeroRow(b *mat.Dense, j int) bool {
 // alone) or "joint" (kernels on all columns): how many standard errors
 // its kernel part beat the Gaussian model by.
 func screenDetails(res *ngca.Result, t *dataio.Table) string {
-	r, _ := studyhook.RobustDetails(res.Report)
+	r, _ := fitDetails.RobustOf(res.Report)
 	_, d := t.X.Dims()
 	var why []string
 	for j := 0; j < d; j++ {

@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/defaults"
 	"github.com/ngca-go/ngca/internal/methods"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -99,7 +100,7 @@ func TestFitJSON(t *testing.T) {
 		if c := parseMatrix(t, ngcaRun(t, "", csvArgs...).mustSucceed(t, csvArgs...).stdout); !mat.Equal(c, b) {
 			t.Errorf("%s: the JSON basis differs from the CSV basis", m.Key)
 		}
-		res, err := m.New(methods.Settings{Dim: 2, Src: rand.NewPCG(3, seedStream)}).Fit(context.Background(), x)
+		res, err := m.New(methods.Settings{Dim: 2, Src: rand.NewPCG(3, seedStream)}).Fit(probe.WithRecorder(context.Background(), fitDetails), x)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,8 +174,8 @@ func checkReportJSON(t *testing.T, key string, j map[string]any, text string, re
 // TestFitDocRobustBounds: the help's account of the robust block quotes
 // the library's current level, Distance bound and comparison limit.
 func TestFitDocRobustBounds(t *testing.T) {
-	for _, want := range []string{fmt.Sprintf("p ≥ %v and distance ≤ %v", studyhook.RobustDefaultLimits.Level, studyhook.RobustDefaultLimits.MaxDistance),
-		fmt.Sprintf("exceeds the converse by %v paired z-scores", studyhook.RobustDefaultLimits.MissedMargin)} {
+	for _, want := range []string{fmt.Sprintf("p ≥ %v and distance ≤ %v", defaults.RobustLevel, defaults.RobustMaxDistance),
+		fmt.Sprintf("exceeds the converse by %v paired z-scores", defaults.RobustMissedMargin)} {
 		if !strings.Contains(strings.Join(strings.Fields(fitDoc), " "), want) {
 			t.Errorf("fit's help does not say %q", want)
 		}

@@ -67,7 +67,7 @@ type checkFields struct {
 type settingsJSON = fitfile.Settings
 
 // fitSettings returns the settings of the fit whose report is rep.
-func fitSettings(rep ngca.Report) settingsJSON { return fitfile.SettingsOf(rep) }
+func fitSettings(rep ngca.Report) settingsJSON { return fitfile.SettingsOf(fitDetails, rep) }
 
 // fitJSON returns the JSON object (compact) that "ngca fit -json" writes
 // for a fit res of the estimator m to the table t read from file name,

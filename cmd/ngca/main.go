@@ -31,6 +31,7 @@ import (
 	"strings"
 
 	"github.com/ngca-go/ngca/internal/cli"
+	"github.com/ngca-go/ngca/internal/probe"
 )
 
 // command is a subcommand of ngca.
@@ -50,6 +51,10 @@ type env struct {
 	// verbose is -v: write the details behind notes and verdicts.
 	verbose bool
 }
+
+// fitDetails records the details of every fit the command runs, which
+// its notes and the fit file's settings read (internal/probe).
+var fitDetails = probe.NewRecorder()
 
 // errDoubtful is returned by fit and plot under -check -strict when the
 // check finds the fit doubtful or cannot make it; run exits with status 2.
@@ -92,6 +97,7 @@ func main() {
 // pointing to "ngca help CMD", not the whole help.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
+	ctx = probe.WithRecorder(ctx, fitDetails)
 	if len(args) == 0 {
 		printHelp(stderr)
 		return 1

@@ -16,7 +16,7 @@ import (
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/audit"
 	"github.com/ngca-go/ngca/internal/dataio"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 )
 
 // InputFlags holds the input flags of a fit as given on its command line,
@@ -91,20 +91,22 @@ type Settings struct {
 	Threshold  float64 `json:"threshold,omitempty"`
 }
 
-// SettingsOf returns the settings of the fit whose report is rep.
-func SettingsOf(rep ngca.Report) Settings {
+// SettingsOf returns the settings of the fit whose report is rep; those
+// that only its details hold (MIPP's and SNGCA's) come from rec, which
+// recorded the fit (zero if rec is nil or holds none).
+func SettingsOf(rec *probe.Recorder, rep ngca.Report) Settings {
 	switch r := rep.(type) {
 	case *ngca.LSReport:
 		return Settings{Centers: r.NumCenters, Folds: r.Folds}
 	case *ngca.RobustReport:
 		return Settings{Centers: r.NumCenters, Folds: r.Folds}
 	case *ngca.MIPPReport:
-		d, _ := studyhook.MIPPDetails(r)
+		d, _ := rec.MIPPOf(r)
 		return Settings{Iterations: d.Iterations, Threshold: d.Threshold}
 	case *ngca.IMAKReport:
 		return Settings{Iterations: r.MaxPasses}
 	case *ngca.SNGCAReport:
-		s, _ := studyhook.SNGCADetails(r)
+		s, _ := rec.SNGCAOf(r)
 		return Settings{Iterations: s.MaxIter}
 	}
 	return Settings{}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -61,20 +61,22 @@ func TestSettingsReachTheEstimator(t *testing.T) {
 	}
 	s := Settings{Dim: 1, Workers: 1, Centers: 30, Folds: 3, Widths: []float64{1, 2}, Ridges: []float64{0.1},
 		VWidths: []float64{3}, VRidges: []float64{0.01, 0.1}, Iterations: 4, Threshold: 1.2}
+	rec := probe.NewRecorder()
+	ctx := probe.WithRecorder(context.Background(), rec)
 	for _, m := range All() {
-		res, err := m.New(s).Fit(context.Background(), x)
+		res, err := m.New(s).Fit(ctx, x)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Key, err)
 		}
 		var centers, folds int
-		var cv []studyhook.Stage
+		var cv []probe.StageDetail
 		switch r := res.Report.(type) {
 		case *ngca.LSReport:
-			centers, folds, cv = r.NumCenters, r.Folds, studyhook.Stages(r)
+			centers, folds, cv = r.NumCenters, r.Folds, rec.StagesOf(r)
 		case *ngca.RobustReport:
-			centers, folds, cv = r.NumCenters, r.Folds, studyhook.Stages(r)
+			centers, folds, cv = r.NumCenters, r.Folds, rec.StagesOf(r)
 		case *ngca.MIPPReport:
-			if d, _ := studyhook.MIPPDetails(r); !m.Applies(SetIterations) || d.Iterations != 4 || d.Threshold != 1.2 {
+			if d, _ := rec.MIPPOf(r); !m.Applies(SetIterations) || d.Iterations != 4 || d.Threshold != 1.2 {
 				t.Errorf("%s: MIPP report %+v", m.Key, r)
 			}
 			continue

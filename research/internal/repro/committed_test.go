@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/ngcatest"
 	"github.com/ngca-go/ngca/research/internal/repro"
 )
@@ -39,21 +39,13 @@ const tolerance = 1e-9
 // wf is WF-LSNGCA as the tables ran it: a new partition for stage 2
 // (the reference code's choice, once the default).
 func wf(src rand.Source) ngca.Estimator {
-	w := &ngca.WFLSNGCA{Dim: 2, Src: src}
-	if err := studyhook.SetNewPartition(w); err != nil {
-		panic(err)
-	}
-	return w
+	return repro.Tuned{Est: &ngca.WFLSNGCA{Dim: 2, Src: src}, Settings: probe.Settings{NewPartition: true}}
 }
 func ls(src rand.Source) ngca.Estimator   { return &ngca.LSNGCA{Dim: 2, Src: src} }
 func mipp(src rand.Source) ngca.Estimator { return &ngca.MIPP{Dim: 2, Src: src} }
 func robust(p string) func(rand.Source) ngca.Estimator {
 	return func(src rand.Source) ngca.Estimator {
-		w := &ngca.RobustWFLSNGCA{Dim: 2, Src: src}
-		if err := studyhook.SetRobustPath(w, p); err != nil {
-			panic(err)
-		}
-		return w
+		return repro.Tuned{Est: &ngca.RobustWFLSNGCA{Dim: 2, Src: src}, Settings: probe.Settings{RobustPath: p}}
 	}
 }
 

@@ -1,6 +1,7 @@
 // Command default-method-ablate fits the robust WF-LSNGCA with settings
 // that the ngca command does not expose (the null test's threshold, a
-// single path; the library sets them through internal/studyhook), for
+// single path; they travel into the fit in its context through
+// internal/probe, which also returns the fit's robust detail), for
 // scripts/default-method.sh.
 // Input: a CSV of numbers (no header, no label); output: JSON with basis,
 // robust (path, wald, df, p, distance, refined, kernel_coords, null_coords,
@@ -28,7 +29,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -43,15 +44,21 @@ func main() {
 	ar := flag.Float64("r", 0, "-artificial: condition-number controller r")
 	rot := flag.Bool("rotate", false, "-artificial: turn the data by a random rotation")
 	flag.Parse()
+	// The fits run with the settings in their context, and record their
+	// robust detail in a probe.Recorder that it carries.
+	settings := probe.Settings{RobustPath: *path, RobustNullZ: *nullz}
+	fitCtx := func() (context.Context, *probe.Recorder) {
+		rec := probe.NewRecorder()
+		return probe.WithRecorder(probe.WithSettings(context.Background(), settings), rec), rec
+	}
 	opts := func() (*ngca.RobustWFLSNGCA, error) {
-		o := &ngca.RobustWFLSNGCA{}
-		if err := studyhook.SetRobustNullZ(o, *nullz); err != nil {
-			return nil, err
-		}
-		if err := studyhook.SetRobustPath(o, *path); err != nil {
+		switch *path {
+		case "adaptive", "axes", "equivariant":
+		default:
+			err := fmt.Errorf("%w: unknown robust path %q (want adaptive, axes or equivariant)", ngca.ErrParam, *path)
 			return nil, fmt.Errorf("bad -path %q: %w", *path, err)
 		}
-		return o, nil
+		return &ngca.RobustWFLSNGCA{}, nil
 	}
 	if *art != "" {
 		// As `ngca demo -seed S`: data Src rand.NewPCG(S, k), estimator
@@ -73,13 +80,14 @@ func main() {
 			t0 := time.Now()
 			e := *o
 			e.Dim, e.Src = 2, rand.NewPCG(*seed, 1000+k)
-			res, err := e.Fit(context.Background(), x)
+			ctx, rec := fitCtx()
+			res, err := e.Fit(ctx, x)
 			out := map[string]any{"dist": dist.String(), "seconds": time.Since(t0).Seconds()}
 			if err != nil {
 				out["err"] = err.Error()
 			} else {
 				out["eps"] = ngca.SubspaceError(truth, res.Basis)
-				r, _ := studyhook.RobustDetails(res.Report)
+				r, _ := rec.RobustOf(res.Report)
 				out["path"] = r.Estimate
 				out["p"] = finite(r.P)
 				out["null"] = len(r.NullCoords)
@@ -114,8 +122,9 @@ func main() {
 	}
 	est := o
 	est.Dim, est.Src = *dim, rand.NewPCG(*seed, 0)
+	ctx, rec := fitCtx()
 	t0 := time.Now()
-	res, err := est.Fit(context.Background(), x)
+	res, err := est.Fit(ctx, x)
 	if err != nil {
 		fail(err)
 	}
@@ -126,7 +135,7 @@ func main() {
 		basis[i] = mat.Row(nil, i, res.Basis)
 	}
 	out["basis"] = basis
-	if r, ok := studyhook.RobustDetails(res.Report); ok {
+	if r, ok := rec.RobustOf(res.Report); ok {
 		one := func(v []int) []int {
 			w := make([]int, len(v))
 			for i, c := range v {

@@ -23,7 +23,7 @@ import (
 	"sync"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/internal/synth"
 )
 
@@ -121,12 +121,9 @@ func (j *job) run(path string, mipp bool) {
 		return
 	}
 	ctx := context.Background()
+	// The path travels into the fit in its context (internal/probe).
 	est := &ngca.RobustWFLSNGCA{Dim: j.m, Workers: 1, Src: rand.NewPCG(uint64(j.seed), 1)}
-	if err := studyhook.SetRobustPath(est, path); err != nil {
-		j.err = err
-		return
-	}
-	res, err := est.Fit(ctx, x)
+	res, err := est.Fit(probe.WithSettings(ctx, probe.Settings{RobustPath: path}), x)
 	if err != nil {
 		j.err = fmt.Errorf("default: %w", err)
 		return

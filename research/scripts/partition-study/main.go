@@ -1,6 +1,7 @@
 // Command partition-study measures whether WF-LSNGCA's stage 2 loses
 // accuracy by reusing stage 1's cross-validation partition (the default)
-// instead of drawing a new one (a new partition, as the authors' code does; studyhook.SetNewPartition). It fits
+// instead of drawing a new one (a new partition, as the authors' code does;
+// probe.Settings.NewPartition in the fit's context). It fits
 // both settings to the data sets of `go run ./cmd/reproduce artificial` (seed 1,
 // the same data and estimator seeds, so the NewPartition column repeats
 // the committed study's runs exactly) and prints a Markdown table of the
@@ -32,7 +33,7 @@ import (
 	"sync"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/ngcatest"
 	"github.com/ngca-go/ngca/research/internal/repro"
 )
@@ -141,12 +142,8 @@ func run(jobs []fit, workers int, known map[string]float64, verify int) {
 				eps := func(newPart bool) float64 {
 					src := rand.NewPCG(1, repro.Key("artificial-fit", int(j.dist), j.r, j.run, 2000, 10, key))
 					est := &ngca.WFLSNGCA{Dim: 2, Src: src, Workers: 1}
-					if newPart {
-						if err := studyhook.SetNewPartition(est); err != nil {
-							panic(err)
-						}
-					}
-					res, err := est.Fit(context.Background(), x)
+					ctx := probe.WithSettings(context.Background(), probe.Settings{NewPartition: newPart})
+					res, err := est.Fit(ctx, x)
 					if err != nil {
 						return math.NaN()
 					}

@@ -22,7 +22,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/internal/synth"
 )
 
@@ -135,7 +135,9 @@ func run(j *job) {
 		return
 	}
 	ctx := context.Background()
-	res, err := (&ngca.RobustWFLSNGCA{Dim: 2, Workers: 1, Src: rand.NewPCG(uint64(j.seed), 1)}).Fit(ctx, x)
+	// The robust fit records its detail in rec.
+	rec := probe.NewRecorder()
+	res, err := (&ngca.RobustWFLSNGCA{Dim: 2, Workers: 1, Src: rand.NewPCG(uint64(j.seed), 1)}).Fit(probe.WithRecorder(ctx, rec), x)
 	if err != nil {
 		j.rec = append(base, "", "", "", "", "", "", "", "", "", "", err.Error())
 		return
@@ -145,7 +147,7 @@ func run(j *job) {
 	if err == nil {
 		em = g(ngca.SubspaceError(truth, mres.Basis))
 	}
-	rep, _ := studyhook.RobustDetails(res.Report)
+	rep, _ := rec.RobustOf(res.Report)
 	eps := func(b *mat.Dense) string {
 		if b == nil {
 			return "NaN"

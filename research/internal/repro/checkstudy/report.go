@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/ngca-go/ngca/internal/atomicfile"
+	"github.com/ngca-go/ngca/internal/defaults"
 	"github.com/ngca-go/ngca/internal/methods"
-	"github.com/ngca-go/ngca/internal/studyhook"
 	"github.com/ngca-go/ngca/research/internal/repro"
 )
 
@@ -86,7 +86,7 @@ func (c *Config) markdown(rows []Row) string {
 		}
 	}
 	fmt.Fprintf(&b, "# Calibration of ngca.Check\n\n")
-	fmt.Fprintf(&b, "Every estimator fitted to data sets of known subspace and each fit checked with `ngca.Check` (default options: %d refits on %g of the rows; references IMAK, then MIPP, for the estimators that are not equivariant); the verdict is compared with the fit's true subspace error ε. ", studyhook.Default.CheckRefits, studyhook.Default.CheckShare)
+	fmt.Fprintf(&b, "Every estimator fitted to data sets of known subspace and each fit checked with `ngca.Check` (default options: %d refits on %g of the rows; references IMAK, then MIPP, for the estimators that are not equivariant); the verdict is compared with the fit's true subspace error ε. ", defaults.CheckRefits, defaults.CheckShare)
 	fmt.Fprintf(&b, "A fit is **good** when ε < %g and **bad** when ε > %g; between the two either verdict is acceptable.\n\n", goodEps, badEps)
 	fmt.Fprintf(&b, "Data: the orientation study's cells (docs/orientation/orientation.md; its data sets and fits, seed(s) %s: the check's thresholds were chosen on seed 0, so these are held out)", joinInts(c.Seeds))
 	fmt.Fprintf(&b, ", wide data drawn the same way (blocks %s: n = 5000, d = 30, which that study does not have, and %s: n = 2000 and 10000, d = 50, its block of that name; signals a–d and laplace, k = 0, 1 and turn, r = 0), ", D30Block, D50Block)

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/internal/synth"
 	"github.com/ngca-go/ngca/research/internal/repro"
 )
@@ -168,8 +168,9 @@ func (c *WideConfig) runJob(ctx context.Context, j wideJob) ([]WideRow, error) {
 	if err != nil {
 		return nil, err
 	}
+	rec := probe.NewRecorder()
 	start := time.Now()
-	rep, err := ngca.EstimateDim(ctx, x, ngca.DimOptions{Workers: 1,
+	rep, err := ngca.EstimateDim(probe.WithRecorder(ctx, rec), x, ngca.DimOptions{Workers: 1,
 		Src: rand.NewPCG(c.Seed, repro.Key("dim-wide-test", j.d, j.n, j.m, j.family, row.Setting, j.seed))})
 	row.Seconds = time.Since(start).Seconds()
 	if err != nil {
@@ -185,7 +186,7 @@ func (c *WideConfig) runJob(ctx context.Context, j wideJob) ([]WideRow, error) {
 		ts = append(ts, strconv.Itoa(t.K)+":"+strconv.FormatFloat(t.PValue, 'g', 3, 64))
 		row.Replicas += t.Replicates
 	}
-	set, _ := studyhook.DimDetails(rep)
+	set, _ := rec.DimOf(rep)
 	row.Replicas += set.Bootstrap
 	row.Tests = strings.Join(ts, " ")
 	return []WideRow{row}, nil

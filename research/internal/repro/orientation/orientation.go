@@ -24,7 +24,7 @@ import (
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/methods"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/research/internal/repro"
 )
 
@@ -240,18 +240,20 @@ func (c *Config) runJob(ctx context.Context, j job) ([]Row, error) {
 	rows := make([]Row, 0, len(j.methods))
 	for _, m := range j.methods {
 		src := rand.NewPCG(c.Seed, repro.Key("orientation-fit", j.cell.Name, j.seed, m.Key))
+		rec := probe.NewRecorder()
 		start := time.Now()
-		res, err := m.New(methods.Settings{Dim: j.cell.M, Workers: 1, Src: src}).Fit(ctx, x)
+		res, err := m.New(methods.Settings{Dim: j.cell.M, Workers: 1, Src: src}).Fit(probe.WithRecorder(ctx, rec), x)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		rows = append(rows, newRow(j, m.Key, time.Since(start), truth, res, err))
+		rows = append(rows, newRow(j, m.Key, time.Since(start), truth, res, rec, err))
 	}
 	return rows, nil
 }
 
-// newRow makes the row of a fit of method to the data set of j.
-func newRow(j job, method string, took time.Duration, truth *mat.Dense, res *ngca.Result, err error) Row {
+// newRow makes the row of a fit of method to the data set of j; rec is
+// the probe.Recorder that the fit ran with.
+func newRow(j job, method string, took time.Duration, truth *mat.Dense, res *ngca.Result, rec *probe.Recorder, err error) Row {
 	c := j.cell
 	r := Row{Block: c.Block, Cell: c.Name, Signal: c.Signal, M: c.M, N: c.N, D: c.D, R: c.R, Mix: c.Mix,
 		Seed: j.seed, Method: method, Seconds: took.Seconds(),
@@ -262,7 +264,7 @@ func newRow(j job, method string, took time.Duration, truth *mat.Dense, res *ngc
 		return r
 	}
 	r.Epsilon, r.Separation = ngca.SubspaceError(truth, res.Basis), res.Separation()
-	if rep, ok := studyhook.RobustDetails(res.Report); ok {
+	if rep, ok := rec.RobustOf(res.Report); ok {
 		r.Robust, r.Path, r.P, r.Distance, r.Refined = true, rep.Estimate, rep.P, rep.Distance, rep.Refined
 		r.EpsilonAxes, r.EpsilonEquivar = subspaceError(truth, rep.Axes), subspaceError(truth, rep.Equivariant)
 		r.MissedAxes, r.MissedEquivar = rep.MissedAxes, rep.MissedEquivariant

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/ngca-go/ngca/internal/atomicfile"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/defaults"
 	"github.com/ngca-go/ngca/internal/synth"
 	"github.com/ngca-go/ngca/research/internal/repro"
 )
@@ -354,7 +354,7 @@ func (a *analysis) writeLostCells(b *strings.Builder) {
 }
 
 // writeChecks writes, per block, how the robust variant's checks of the
-// axes estimate (the test at the axes frame at level studyhook.RobustDefaultLimits.Level,
+// axes estimate (the test at the axes frame at level defaults.RobustLevel,
 // the Distance bound, and beyond it the comparison of the structure each
 // candidate misses) treated right axes estimates (ε no larger than the
 // equivariant estimate's) and wrong ones (ε > 2·ε_equivariant + 0.01).
@@ -362,8 +362,8 @@ func (a *analysis) writeChecks(b *strings.Builder) {
 	if !slices.Contains(a.methods, robustKey) {
 		return
 	}
-	fmt.Fprintf(b, "Checks of the axes estimate. **Right**: ε_axes ≤ ε_equivariant; **wrong**: ε_axes > 2·ε_equivariant + 0.01. The axes estimate is returned when the test's p ≥ %g and either its Distance from the equivariant estimate is ≤ %v (in units of the degrees of freedom) or, beyond that, the evidence that the equivariant estimate misses structure the axes estimate holds is stronger by %v paired z-scores than the evidence of the converse (**comparison**).\n\n", studyhook.RobustDefaultLimits.Level, studyhook.RobustDefaultLimits.MaxDistance, studyhook.RobustDefaultLimits.MissedMargin)
-	fmt.Fprintf(b, "| block | right: fits | test rejects | Distance > %[1]v | of those, kept by the comparison | largest Distance | wrong: fits | Distance ≤ %[1]v | test passes too (kept) | kept by the comparison | smallest Distance |\n|---|---|---|---|---|---|---|---|---|---|---|\n", studyhook.RobustDefaultLimits.MaxDistance)
+	fmt.Fprintf(b, "Checks of the axes estimate. **Right**: ε_axes ≤ ε_equivariant; **wrong**: ε_axes > 2·ε_equivariant + 0.01. The axes estimate is returned when the test's p ≥ %g and either its Distance from the equivariant estimate is ≤ %v (in units of the degrees of freedom) or, beyond that, the evidence that the equivariant estimate misses structure the axes estimate holds is stronger by %v paired z-scores than the evidence of the converse (**comparison**).\n\n", defaults.RobustLevel, float64(defaults.RobustMaxDistance), float64(defaults.RobustMissedMargin))
+	fmt.Fprintf(b, "| block | right: fits | test rejects | Distance > %[1]v | of those, kept by the comparison | largest Distance | wrong: fits | Distance ≤ %[1]v | test passes too (kept) | kept by the comparison | smallest Distance |\n|---|---|---|---|---|---|---|---|---|---|---|\n", float64(defaults.RobustMaxDistance))
 	for _, block := range a.blocks() {
 		var right, rightRej, rightFar, rightSaved, wrong, wrongNear, wrongKept, wrongSaved int
 		top, bottom := math.NaN(), math.NaN()
@@ -371,12 +371,12 @@ func (a *analysis) writeChecks(b *strings.Builder) {
 			if r.Method != robustKey || r.Block != block || r.failed() || math.IsNaN(r.Distance) {
 				continue
 			}
-			far := !(r.Distance <= studyhook.RobustDefaultLimits.MaxDistance)
+			far := !(r.Distance <= defaults.RobustMaxDistance)
 			saved := far && r.Path == axesPath
 			switch {
 			case r.EpsilonAxes <= r.EpsilonEquivar:
 				right++
-				if !(r.P >= studyhook.RobustDefaultLimits.Level) {
+				if !(r.P >= defaults.RobustLevel) {
 					rightRej++
 				}
 				if far {

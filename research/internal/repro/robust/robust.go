@@ -20,8 +20,9 @@ import (
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/atomicfile"
+	"github.com/ngca-go/ngca/internal/defaults"
 	"github.com/ngca-go/ngca/internal/methods"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/ngcatest"
 	"github.com/ngca-go/ngca/research/internal/repro"
 )
@@ -75,26 +76,23 @@ func DefaultMethods() []Method {
 }
 
 // registered returns a constructor of the registry's estimator key with
-// its default settings for m = 2 and one worker, changed by set if set is
-// not nil.
-func registered(key string, set func(ngca.Estimator)) func(rand.Source) ngca.Estimator {
+// its default settings for m = 2 and one worker, fitted with the study
+// settings set (internal/probe) if set is not nil.
+func registered(key string, set *probe.Settings) func(rand.Source) ngca.Estimator {
 	m := methods.MustLookup(key)
 	return func(src rand.Source) ngca.Estimator {
 		e := m.New(methods.Settings{Dim: 2, Workers: 1, Src: src})
 		if set != nil {
-			set(e)
+			return repro.Tuned{Est: e, Settings: *set}
 		}
 		return e
 	}
 }
 
-// withPath sets the path of a robust WF-LSNGCA: "axes" or "equivariant".
-func withPath(p string) func(ngca.Estimator) {
-	return func(e ngca.Estimator) {
-		if err := studyhook.SetRobustPath(e, p); err != nil {
-			panic(err)
-		}
-	}
+// withPath returns the study settings of a robust WF-LSNGCA that take the
+// path p: "axes" or "equivariant".
+func withPath(p string) *probe.Settings {
+	return &probe.Settings{RobustPath: p}
 }
 
 // Config describes the study.
@@ -384,7 +382,7 @@ func (c *Config) meanTable(b *strings.Builder, t *tally, m Method) {
 // decisionTable writes how often the robust variant returned its
 // equivariant estimate, and the range of its test's p-value.
 func (c *Config) decisionTable(b *strings.Builder, t *tally) {
-	fmt.Fprintf(b, "### Decisions of WF-LSNGCA robust\n\nFits that returned the equivariant estimate, and the range of the p-value of the test of the axes estimate (the axes estimate is kept when p ≥ %g).\n\n| cell | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|\n", studyhook.RobustDefaultLimits.Level)
+	fmt.Fprintf(b, "### Decisions of WF-LSNGCA robust\n\nFits that returned the equivariant estimate, and the range of the p-value of the test of the axes estimate (the axes estimate is kept when p ≥ %g).\n\n| cell | (a) | (b) | (c) | (d) |\n|---|---|---|---|---|\n", defaults.RobustLevel)
 	for _, cell := range c.Cells {
 		fmt.Fprintf(b, "| %s |", cell.Name)
 		for _, dist := range c.Dists {

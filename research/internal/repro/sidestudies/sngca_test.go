@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/ngca-go/ngca"
-	"github.com/ngca-go/ngca/internal/studyhook"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/ngcatest"
+	"github.com/ngca-go/ngca/research/internal/repro"
 )
 
 var sngcaStudy = flag.String("sngca.study", "", "run the SNGCA study: comma-separated r values (docs/sngca.md)")
@@ -72,10 +73,8 @@ func TestSNGCAStudy(t *testing.T) {
 	}
 }
 
-// projection returns s with the final step p ("convex" or "residual").
-func projection(s *ngca.SNGCA, p string) *ngca.SNGCA {
-	if err := studyhook.SetSNGCAProjection(s, p); err != nil {
-		panic(err)
-	}
-	return s
+// projection returns s fitted with the final step p ("convex" or
+// "residual").
+func projection(s *ngca.SNGCA, p string) ngca.Estimator {
+	return repro.Tuned{Est: s, Settings: probe.Settings{SNGCAProjection: p}}
 }
