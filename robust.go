@@ -368,7 +368,7 @@ func keepAxes(ctx context.Context, eq *eqFit, axes *mat.Dense, dim int, rep *Rob
 	if rep.Distance <= defaults.RobustMaxDistance {
 		return true, nil
 	}
-	if err := missedBoth(ctx, eq, aw, rep); err != nil {
+	if err := missedBoth(ctx, eq.yw, eq.wh, eq.basis, aw, rep); err != nil {
 		return false, err
 	}
 	return rep.detail.MissedEquivariant < rep.detail.MissedAxes-defaults.RobustMissedMargin, nil

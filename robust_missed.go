@@ -74,10 +74,11 @@ func missedZ(ctx context.Context, yw *prepared, s, o *mat.Dense) (float64, error
 const missedTol = 1e-8
 
 // missedBoth fills rep's MissedAxes and MissedEquivariant (missedZ) for
-// the axes estimate aw (whitened coordinates) and the equivariant
-// estimate eq.
-func missedBoth(ctx context.Context, eq *eqFit, aw *mat.Dense, rep *RobustReport) error {
-	ew, err := eq.wh.toWhitened(eq.basis)
+// the axes estimate aw and the equivariant estimate eq (standardised
+// coordinates): yw is the data in the whitened coordinates of wh, which
+// aw is in.
+func missedBoth(ctx context.Context, yw *prepared, wh whitening, eq, aw *mat.Dense, rep *RobustReport) error {
+	ew, err := wh.toWhitened(eq)
 	if err != nil {
 		return err
 	}
@@ -86,9 +87,9 @@ func missedBoth(ctx context.Context, eq *eqFit, aw *mat.Dense, rep *RobustReport
 	if !okA || !okE {
 		return nil
 	}
-	if rep.detail.MissedAxes, err = missedZ(ctx, eq.yw, aq, eqq); err != nil {
+	if rep.detail.MissedAxes, err = missedZ(ctx, yw, aq, eqq); err != nil {
 		return err
 	}
-	rep.detail.MissedEquivariant, err = missedZ(ctx, eq.yw, eqq, aq)
+	rep.detail.MissedEquivariant, err = missedZ(ctx, yw, eqq, aq)
 	return err
 }
