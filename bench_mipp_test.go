@@ -3,6 +3,8 @@ package ngca
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/ngca-go/ngca/internal/asm"
 )
 
 // BenchmarkMIPPKernels times the lane kernels on one chunk of mippChunk
@@ -15,22 +17,22 @@ func BenchmarkMIPPKernels(b *testing.B) {
 	for i := range y {
 		y[i] = rng.NormFloat64()
 	}
-	w := make([]float64, d*mippLanes)
+	w := make([]float64, d*asm.Lanes)
 	for i := range w {
 		w[i] = rng.NormFloat64() / 3
 	}
-	z, s, ds := make([]float64, mippChunk*mippLanes), make([]float64, mippChunk*mippLanes), make([]float64, mippChunk*mippLanes)
-	projectLanes(y, d, w, z)
-	p := [mippLanes]float64{0.5, 1, 2, 4}
-	var sum [mippLanes]float64
+	z, s, ds := make([]float64, mippChunk*asm.Lanes), make([]float64, mippChunk*asm.Lanes), make([]float64, mippChunk*asm.Lanes)
+	asm.ProjectLanes(y, d, w, z)
+	p := [asm.Lanes]float64{0.5, 1, 2, 4}
+	var sum [asm.Lanes]float64
 	b.Run("project", func(b *testing.B) {
 		for b.Loop() {
-			projectLanes(y, d, w, z)
+			asm.ProjectLanes(y, d, w, z)
 		}
 	})
 	b.Run("gather", func(b *testing.B) {
 		for b.Loop() {
-			gatherLanes(y, d, z, w)
+			asm.GatherLanes(y, d, z, w)
 		}
 	})
 	for _, kind := range []familyKind{familyGaussPow3, familyTanh, familySin} {

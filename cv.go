@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/ngca-go/ngca/internal/asm"
 )
 
 // partition is a random assignment of n rows to k folds whose sizes differ
@@ -88,8 +90,8 @@ func (s *cvScorer) means(gTot, hTot, g, h []float64, inv float64) {
 //
 // for l < L, with g (lower triangle) and h the fold's sums of ψψᵀ and r.
 // G_f is copied into full storage once, so that the products G_f·θ̂_l of
-// all L candidates are one call of addDots. A candidate whose solve failed
-// (s.ok false) gets +Inf.
+// all L candidates are one call of asm.AddDots. A candidate whose solve
+// failed (s.ok false) gets +Inf.
 func (s *cvScorer) heldOut(g, h []float64, L int) {
 	b, full, m := s.b, s.full, s.m[:s.b*L]
 	for i := 0; i < b; i++ {
@@ -98,7 +100,7 @@ func (s *cvScorer) heldOut(g, h []float64, L int) {
 		}
 	}
 	clear(m)
-	addDots(m, L, full, b, b, s.path.yt, b, L, b) // m[i·L+l] = (G_f·θ̂_l)_i
+	asm.AddDots(m, L, full, b, b, s.path.yt, b, L, b) // m[i·L+l] = (G_f·θ̂_l)_i
 	for l := 0; l < L; l++ {
 		if !s.ok[l] {
 			s.v[l] = math.Inf(1)

@@ -10,7 +10,7 @@ import (
 )
 
 // plainBasis evaluates ψ_kj(x) and r_kj(x) = ∂_jψ_kj(x) + ψ_kj(x)·a for
-// all k straight from the formulas, independently of fillBasis; with
+// all k straight from the formulas, independently of asm.FillBasis; with
 // linear it appends the features ℓ(x) = (x, 1) and their terms
 // ∂_jℓ + ℓ·a.
 func plainBasis(x []float64, c *mat.Dense, j int, sigma, a float64, linear ...bool) (psi, r []float64) {

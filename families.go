@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ngca-go/ngca/internal/asm"
 	"github.com/ngca-go/ngca/internal/probe"
 )
 
@@ -133,21 +134,21 @@ type mippFamily struct {
 // laneValues sets s[i] = s_p(z[i]) and ds[i] = s′_p(z[i]) for the index
 // functions of the given kind with parameters p, lane by lane, and adds the
 // lane sums of ds to sum.
-func laneValues(kind familyKind, p *[mippLanes]float64, z, s, ds []float64, sum *[mippLanes]float64) {
-	var part [mippLanes]float64
+func laneValues(kind familyKind, p *[asm.Lanes]float64, z, s, ds []float64, sum *[asm.Lanes]float64) {
+	var part [asm.Lanes]float64
 	switch kind {
 	case familyGaussPow3:
-		var ip [mippLanes]float64
+		var ip [asm.Lanes]float64
 		for l, v := range p {
 			ip[l] = 1 / v
 		}
-		gaussLanes(z, &ip, s, ds, &part)
+		asm.GaussLanes(z, &ip, s, ds, &part)
 	case familyTanh:
-		tanhLanes(z, p, s, ds, &part)
+		asm.TanhLanes(z, p, s, ds, &part)
 	case familySin, familyCos:
 		q0 := uint64(kind - familySin) // cos x = sin(x + π/2), −sin x = cos(x + π/2)
-		if sincosLanes(z, p, q0, s, ds, &part) {
-			sincosLanesStd(z, p, q0, s, ds, &part)
+		if asm.SincosLanes(z, p, q0, s, ds, &part) {
+			asm.SincosLanesStd(z, p, q0, s, ds, &part)
 		}
 	}
 	for l, v := range part {
@@ -160,15 +161,15 @@ func laneValues(kind familyKind, p *[mippLanes]float64, z, s, ds []float64, sum 
 // 4⌊n/4⌋ values and on the rest padded with zeros.
 func indexValues(kind familyKind, p float64, z, s, ds []float64) float64 {
 	s, ds = s[:len(z)], ds[:len(z)]
-	pl := [mippLanes]float64{p, p, p, p}
-	var sum [mippLanes]float64
-	m := len(z) - len(z)%mippLanes
+	pl := [asm.Lanes]float64{p, p, p, p}
+	var sum [asm.Lanes]float64
+	m := len(z) - len(z)%asm.Lanes
 	laneValues(kind, &pl, z[:m], s[:m], ds[:m], &sum)
 	total := (sum[0] + sum[1]) + (sum[2] + sum[3])
 	if m == len(z) {
 		return total
 	}
-	var zt, st, dst, tail [mippLanes]float64
+	var zt, st, dst, tail [asm.Lanes]float64
 	copy(zt[:], z[m:])
 	laneValues(kind, &pl, zt[:], st[:], dst[:], &tail)
 	copy(s[m:], st[:])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/ngca-go/ngca/internal/asm"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -50,42 +51,15 @@ func sqDistTo(ctx context.Context, workers int, d2 []float64, z, c *mat.Dense, o
 	}, nil)
 }
 
-// kernelT sets kt[k·n+p] = gauss(d2[k·n+p], σ) for all b×n entries, in
-// parallel over the centers.
+// kernelT sets kt[k·n+p] = exp(−d2[k·n+p]/(2σ²)) (asm.GaussRow) for all
+// b×n entries, in parallel over the centers.
 func kernelT(ctx context.Context, workers int, kt, d2 []float64, b int, sigma float64) error {
 	n := len(d2) / b
 	c := -1 / (2 * sigma * sigma)
 	return parallelFor(ctx, workers, b, func(_, k int) error {
-		gaussRow(kt[k*n:(k+1)*n], d2[k*n:(k+1)*n], c)
+		asm.GaussRow(kt[k*n:(k+1)*n], d2[k*n:(k+1)*n], c)
 		return nil
 	}, nil)
-}
-
-// fillBasis sets psi (b×m, row k holding ψ_kj at the m points of a
-// block; nil: not wanted) for output coordinate j, and adds to h[k] the
-// total over the block of
-//
-//	r_kj(x) = ∂_j ψ_kj(x) + ψ_kj(x)·a(x) = ((c_kj − x_j)²·curv − 1 + (c_kj − x_j)·a(x))·k_k(x),
-//
-// the linear term of the least-squares objective; a is nil for LSLDG.
-// kt holds the kernel values at width σ, kt[k·ldk+p] for point p, cj the
-// centers' coordinate j, xj and a the points' coordinate j and target
-// term (length m), and curv = 1/σ² is the factor of
-// ∂_j k_k(x) = (c_kj − x_j)·curv·k_k(x).
-func fillBasis(psi, h, kt []float64, ldk int, cj, xj, a []float64, curv float64) {
-	m := len(xj)
-	for k := 0; k < len(cj); k += 4 {
-		c := cj[k:min(k+4, len(cj))]
-		var s [4]float64
-		var p []float64
-		if psi != nil {
-			p = psi[k*m:]
-		}
-		addBasis(p, m, s[:len(c)], kt[k*ldk:], ldk, c, xj, a, curv)
-		for r, v := range s[:len(c)] {
-			h[k+r] += v
-		}
-	}
 }
 
 // derivModel is a fitted set of per-coordinate models in the
@@ -162,7 +136,7 @@ func (m *derivModel) combine(s *evalScratch, x, vals, slopes []float64) {
 		sigma := m.widths[g[0]]
 		c, inv := -1/(2*sigma*sigma), 1/(sigma*sigma)
 		for k, v := range s.d2 {
-			s.kv[k] = gauss(c * v)
+			s.kv[k] = asm.Gauss(c * v)
 		}
 		for _, j := range g {
 			var f, sl float64
@@ -239,7 +213,7 @@ func (m *derivModel) jacobianTo(dst *mat.Dense, x []float64) {
 				dv := ck[l] - v
 				d2 += dv * dv
 			}
-			w := m.thetaT[j*b+k] * gauss(c*d2)
+			w := m.thetaT[j*b+k] * asm.Gauss(c*d2)
 			dj := ck[j] - x[j]
 			for l := range row {
 				row[l] += w * dj * (ck[l] - x[l]) * inv

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ngca-go/ngca/internal/asm"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -43,7 +44,7 @@ func randomModel(rng *rand.Rand, b, d int) (*derivModel, []float64) {
 	return newDerivModel(c, theta, widths), x
 }
 
-// TestBasisDerivative checks that fillBasis's linear term with a = 0 is
+// TestBasisDerivative checks that asm.FillBasis's linear term with a = 0 is
 // ∂_jψ_kj, and with a ≠ 0 adds ψ_kj·a, against finite differences of ψ.
 func TestBasisDerivative(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
@@ -62,9 +63,9 @@ func TestBasisDerivative(t *testing.T) {
 		psi := make([]float64, b)
 		sums := [][]float64{make([]float64, b)}
 		cj := mat.Col(nil, j, c)
-		fillBasis(psi, sums[0], kt, 1, cj, []float64{x[j]}, nil, 1/(sigma*sigma))
+		asm.FillBasis(psi, sums[0], kt, 1, cj, []float64{x[j]}, nil, 1/(sigma*sigma))
 		withA := [][]float64{make([]float64, b)}
-		fillBasis(psi, withA[0], kt, 1, cj, []float64{x[j]}, []float64{a}, 1/(sigma*sigma))
+		asm.FillBasis(psi, withA[0], kt, 1, cj, []float64{x[j]}, []float64{a}, 1/(sigma*sigma))
 		for k := 0; k < b; k++ {
 			psiAt := func(y []float64) float64 {
 				var s float64

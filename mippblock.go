@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 
+	"github.com/ngca-go/ngca/internal/asm"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -45,7 +46,7 @@ func newMIPPProblem(y *mat.Dense, iters int, tau float64, rng *rand.Rand, fns in
 	return pp
 }
 
-// mippBlock is a run of at most mippLanes consecutive index functions of
+// mippBlock is a run of at most asm.Lanes consecutive index functions of
 // one kind, fitted together.
 type mippBlock struct{ first, count int }
 
@@ -55,7 +56,7 @@ func mippBlocks(fns []indexFn) []mippBlock {
 	var bs []mippBlock
 	for f := 0; f < len(fns); {
 		c := 1
-		for c < mippLanes && f+c < len(fns) && fns[f+c].kind == fns[f].kind {
+		for c < asm.Lanes && f+c < len(fns) && fns[f+c].kind == fns[f].kind {
 			c++
 		}
 		bs = append(bs, mippBlock{f, c})
@@ -97,37 +98,37 @@ func (pp *mippProblem) runAll(ctx context.Context, workers int, fns []indexFn, r
 // mippScratch is the workspace of one goroutine.
 type mippScratch struct {
 	z, s, ds []float64 // lane matrices of one chunk: wᵀyᵢ, s(wᵀyᵢ), s′(wᵀyᵢ)
-	w, beta  []float64 // d×mippLanes
+	w, beta  []float64 // d×asm.Lanes
 }
 
 func newMIPPScratch(d int) *mippScratch {
-	c := mippChunk * mippLanes
+	c := mippChunk * asm.Lanes
 	return &mippScratch{z: make([]float64, c), s: make([]float64, c), ds: make([]float64, c),
-		w: make([]float64, d*mippLanes), beta: make([]float64, d*mippLanes)}
+		w: make([]float64, d*asm.Lanes), beta: make([]float64, d*asm.Lanes)}
 }
 
 // runBlock fits the index functions fns of a block (one kind, at most
-// mippLanes) together, one per lane, from the starts given by signs (words
+// asm.Lanes) together, one per lane, from the starts given by signs (words
 // per function, in order). It writes their normalised β (len(fns)×d) to
 // beta and their outcomes to status. Every lane follows the recipe of MIPP's
 // documentation as a single function would; a lane that degenerates, and
 // every unused lane, has w = 0 and is ignored.
 func (pp *mippProblem) runBlock(sc *mippScratch, fns []indexFn, signs []uint64, beta []float64, status []uint8) {
-	var p [mippLanes]float64
-	var alive [mippLanes]bool
+	var p [asm.Lanes]float64
+	var alive [asm.Lanes]bool
 	for l := range p {
 		p[l] = fns[min(l, len(fns)-1)].p
 		alive[l] = l < len(fns)
 	}
 	pp.starts(sc, signs, len(fns))
 	unitLanes(sc.w, &alive)
-	var sq [mippLanes]float64
+	var sq [asm.Lanes]float64
 	n := float64(pp.n)
 	for it := 1; ; it++ {
 		last := it == pp.iters
 		sum := pp.sweep(sc, fns[0].kind, &p, last, &sq)
 		for k, w := range sc.w {
-			sc.beta[k] = (sc.beta[k] - sum[k%mippLanes]*w) / n
+			sc.beta[k] = (sc.beta[k] - sum[k%asm.Lanes]*w) / n
 		}
 		if last {
 			break
@@ -150,17 +151,17 @@ func (pp *mippProblem) starts(sc *mippScratch, signs []uint64, count int) {
 	clear(sc.w)
 	for r0 := 0; r0 < pp.n; r0 += mippChunk {
 		m := min(mippChunk, pp.n-r0)
-		g := sc.s[:m*mippLanes]
+		g := sc.s[:m*asm.Lanes]
 		clear(g)
 		for l := range count {
 			words := signs[l*pp.words:]
 			for i := range m {
 				// 1 with the sign bit set where the start's bit is.
 				bit := words[(r0+i)>>6] >> ((r0 + i) & 63) & 1
-				g[i*mippLanes+l] = math.Float64frombits(0x3ff0000000000000 | bit<<63)
+				g[i*asm.Lanes+l] = math.Float64frombits(0x3ff0000000000000 | bit<<63)
 			}
 		}
-		gatherLanes(pp.chunk(r0, m), pp.stride, g, sc.w)
+		asm.GatherLanes(pp.chunk(r0, m), pp.stride, g, sc.w)
 	}
 }
 
@@ -172,44 +173,44 @@ func (pp *mippProblem) chunk(r0, m int) []float64 {
 // sweep sets sc.beta to Yᵀs(Yw) for the lanes' directions w (the columns
 // of sc.w) and returns the lane sums Σᵢ s′(wᵀyᵢ). If last, it also adds
 // Σᵢ‖yᵢsᵢ − s′ᵢw‖² = Σᵢ sᵢ²‖yᵢ‖² − 2sᵢs′ᵢ(wᵀyᵢ) + s′ᵢ²‖w‖² to sq.
-func (pp *mippProblem) sweep(sc *mippScratch, kind familyKind, p *[mippLanes]float64, last bool, sq *[mippLanes]float64) [mippLanes]float64 {
+func (pp *mippProblem) sweep(sc *mippScratch, kind familyKind, p *[asm.Lanes]float64, last bool, sq *[asm.Lanes]float64) [asm.Lanes]float64 {
 	clear(sc.beta)
-	var sum, ww [mippLanes]float64
+	var sum, ww [asm.Lanes]float64
 	for k, w := range sc.w {
-		ww[k%mippLanes] += w * w
+		ww[k%asm.Lanes] += w * w
 	}
 	for r0 := 0; r0 < pp.n; r0 += mippChunk {
 		m := min(mippChunk, pp.n-r0)
 		y := pp.chunk(r0, m)
-		z, s, ds := sc.z[:m*mippLanes], sc.s[:m*mippLanes], sc.ds[:m*mippLanes]
-		projectLanes(y, pp.stride, sc.w, z)
+		z, s, ds := sc.z[:m*asm.Lanes], sc.s[:m*asm.Lanes], sc.ds[:m*asm.Lanes]
+		asm.ProjectLanes(y, pp.stride, sc.w, z)
 		laneValues(kind, p, z, s, ds, &sum)
-		gatherLanes(y, pp.stride, s, sc.beta)
+		asm.GatherLanes(y, pp.stride, s, sc.beta)
 		if !last {
 			continue
 		}
 		for k, si := range s {
-			l, di := k%mippLanes, ds[k]
-			sq[l] += si*si*pp.yy[r0+k/mippLanes] - 2*si*di*z[k] + di*di*ww[l]
+			l, di := k%asm.Lanes, ds[k]
+			sq[l] += si*si*pp.yy[r0+k/asm.Lanes] - 2*si*di*z[k] + di*di*ww[l]
 		}
 	}
 	return sum
 }
 
-// unitLanes scales the columns of w (d×mippLanes) of the alive lanes to unit
+// unitLanes scales the columns of w (d×asm.Lanes) of the alive lanes to unit
 // length; a lane whose norm is not positive and finite dies, and the columns
 // of dead lanes are set to zero.
-func unitLanes(w []float64, alive *[mippLanes]bool) {
-	var nrm [mippLanes]float64
+func unitLanes(w []float64, alive *[asm.Lanes]bool) {
+	var nrm [asm.Lanes]float64
 	for k, v := range w {
-		nrm[k%mippLanes] += v * v
+		nrm[k%asm.Lanes] += v * v
 	}
 	for l := range nrm {
 		nrm[l] = math.Sqrt(nrm[l])
 		alive[l] = alive[l] && nrm[l] > 0 && !math.IsInf(nrm[l], 1)
 	}
 	for k := range w {
-		if l := k % mippLanes; alive[l] {
+		if l := k % asm.Lanes; alive[l] {
 			w[k] /= nrm[l]
 		} else {
 			w[k] = 0
@@ -217,14 +218,14 @@ func unitLanes(w []float64, alive *[mippLanes]bool) {
 	}
 }
 
-// finish normalises lane l of the final β (d×mippLanes) given
+// finish normalises lane l of the final β (d×asm.Lanes) given
 // sq = Σᵢ‖yᵢsᵢ − s′ᵢw‖², writes it to out and returns the lane's outcome:
 // β ← β/√(sq/n − ‖β‖²), kept if √n‖β‖ > τ after normalising.
 func (pp *mippProblem) finish(beta []float64, l int, sq float64, out []float64) uint8 {
 	n := float64(pp.n)
 	var bb float64
 	for j := range out {
-		out[j] = beta[j*mippLanes+l]
+		out[j] = beta[j*asm.Lanes+l]
 		bb += out[j] * out[j]
 	}
 	v := sq/n - bb

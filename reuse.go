@@ -32,9 +32,9 @@ type foldStore struct {
 }
 
 // foldEntry is one fold of one cell: m holds G_f in its lower triangle and
-// the reflectors of Q in its upper triangle (as tridiagonalize leaves them);
-// d, e and tau are T's diagonal and subdiagonal and Q's scalar factors (e
-// and tau are nil in a gramOnly store).
+// the reflectors of Q in its upper triangle (as asm.Tridiagonalize leaves
+// them); d, e and tau are T's diagonal and subdiagonal and Q's scalar
+// factors (e and tau are nil in a gramOnly store).
 type foldEntry struct {
 	m, d, e, tau []float64
 }
@@ -124,7 +124,7 @@ func (e foldEntry) save(g, a []float64, p *ridgePath) {
 }
 
 // restore puts the saved reduction into a (upper triangle, as
-// tridiagonalize left it) and p, ready for ridgePath.solveReduced.
+// asm.Tridiagonalize left it) and p, ready for ridgePath.solveReduced.
 func (e foldEntry) restore(a []float64, p *ridgePath) {
 	b := len(e.d)
 	for i := 0; i < b; i++ {

@@ -3,6 +3,9 @@ package ngca
 import (
 	"math"
 	"slices"
+
+	"github.com/ngca-go/ngca/internal/asm"
+	"gonum.org/v1/gonum/lapack/gonum"
 )
 
 // ridgePath solves the ridge systems of one cross-validation cell for every
@@ -10,23 +13,23 @@ import (
 //
 //	(A + λ_l·I)·θ_l = −r,   l = 1, …, L,
 //
-// with A a symmetric positive semi-definite b×b matrix. It reduces A once to
-// tridiagonal form by Householder similarity transforms, A = Q·T·Qᵀ
-// (tridiagonalize, as LAPACK's Dsytrd), computes z = Qᵀr once, and then for
-// every λ solves the tridiagonal positive definite system (T + λI)·y = z in
-// O(b) (Dpttrf, Dpttrs) before mapping back, θ = −Q·y, for all λ together.
-// Reducing A costs about 2b³ flops in the full storage of tridiagonalize
-// (4b³/3 in symmetric storage); an eigendecomposition would cost several
-// times more and a Cholesky factorisation per λ, b³/3 each, more for a grid
-// of 10.
+// with A a symmetric positive semi-definite b×b matrix. It reduces A once
+// to tridiagonal form by Householder similarity transforms, A = Q·T·Qᵀ
+// (asm.Tridiagonalize, as LAPACK's Dsytrd), computes z = Qᵀr once, and then
+// for every λ solves the tridiagonal positive definite system
+// (T + λI)·y = z in O(b) (Dpttrf, Dpttrs) before mapping back, θ = −Q·y,
+// for all λ together. Reducing A costs about 2b³ flops in the full storage
+// of asm.Tridiagonalize (4b³/3 in symmetric storage); an eigendecomposition
+// would cost several times more and a Cholesky factorisation per λ, b³/3
+// each, more for a grid of 10.
 //
 // A ridgePath holds the workspace for one goroutine.
 type ridgePath struct {
 	b, maxL   int
 	d, e, tau []float64
 	dd, ee    []float64
-	z, w      []float64 // workspace: Qᵀr (b), applyQ's (maxL)
-	tw        []float64 // tridiagonalize's workspace (3b)
+	z, w      []float64 // workspace: Qᵀr (b), asm.ApplyQ's (maxL)
+	tw        []float64 // asm.Tridiagonalize's workspace (3b)
 	// yt (maxL×b) holds θ_l in row l after solveReduced, for heldOut.
 	yt []float64
 }
@@ -51,8 +54,8 @@ func (p *ridgePath) solve(a, r, ridges, theta []float64, ok []bool) {
 }
 
 // reduce reduces A (lower triangle of a) to tridiagonal form: afterwards
-// p.d and p.e hold T's diagonal and subdiagonal, and a's upper triangle
-// and p.tau hold Q as tridiagonalize leaves them. minRidge is the smallest
+// p.d and p.e hold T's diagonal and subdiagonal, and a's upper triangle and
+// p.tau hold Q as asm.Tridiagonalize leaves them. minRidge is the smallest
 // λ that will be solved for (see flushTiny).
 func (p *ridgePath) reduce(a []float64, minRidge float64) {
 	b := p.b
@@ -61,7 +64,7 @@ func (p *ridgePath) reduce(a []float64, minRidge float64) {
 		return
 	}
 	flushTiny(a, b, eps*minRidge/float64(b))
-	tridiagonalize(b, a, p.d, p.e, p.tau, p.tw)
+	asm.Tridiagonalize(b, a, p.d, p.e, p.tau, p.tw)
 }
 
 // solveReduced is solve after reduce (or after a reduction restored into
@@ -77,7 +80,7 @@ func (p *ridgePath) solveReduced(a, r, ridges, theta []float64, ok []bool) {
 	} else {
 		z := p.z
 		copy(z, r)
-		applyQT(b, a, p.tau, z)
+		asm.ApplyQT(b, a, p.tau, z)
 		for l, lam := range ridges {
 			y := yt[l*b : (l+1)*b]
 			copy(y, z)
@@ -90,7 +93,7 @@ func (p *ridgePath) solveReduced(a, r, ridges, theta []float64, ok []bool) {
 				impl.Dpttrs(b, 1, p.dd, p.ee, y, 1)
 			}
 		}
-		applyQ(b, L, a, p.tau, yt, p.w)
+		asm.ApplyQ(b, L, a, p.tau, yt, p.w)
 		for i := range yt {
 			yt[i] = -yt[i]
 		}
@@ -131,3 +134,6 @@ func flushTiny(a []float64, b int, tau float64) {
 		}
 	}
 }
+
+// impl is gonum's pure-Go LAPACK (the tridiagonal solves).
+var impl gonum.Implementation

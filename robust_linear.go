@@ -3,6 +3,7 @@ package ngca
 import (
 	"math"
 
+	"github.com/ngca-go/ngca/internal/asm"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -147,9 +148,9 @@ func (c *cellFits) copyFold(dst foldFit, f, l int) {
 // all rows, with inv = 1/n), factorises ℓℓᵀ and replaces s.a and s.r by
 // their Schur complements. It reports false if ℓℓᵀ is singular.
 //
-// With Lm = UᵀU, C·Lm⁻¹·Cᵀ = Y·Yᵀ for Y = C·U⁻¹ (b×q), whose lower
-// triangle addGram forms (Y padded with zero columns to a multiple of
-// four, in s.full, which heldOut overwrites later).
+// With Lm = UᵀU, C·Lm⁻¹·Cᵀ = Y·Yᵀ for Y = C·U⁻¹ (b×q), whose lower triangle
+// asm.AddGram forms (Y padded with zero columns to a multiple of four, in
+// s.full, which heldOut overwrites later).
 func (s *linScorer) profile(lin *linSums, f int, inv float64) bool {
 	b, q := s.b, lin.q
 	sub := func(dst, tot []float64, fold [][]float64) {
@@ -195,7 +196,7 @@ func (s *linScorer) profile(lin *linSums, f int, inv float64) bool {
 	for i := 0; i < b; i++ {
 		clear(t[i*b : i*b+i+1])
 	}
-	addGram(t, y, b, qp)
+	asm.AddGram(t, y, b, qp)
 	for i := 0; i < b; i++ {
 		ai, ti := s.a[i*b:i*b+i+1], t[i*b:i*b+i+1]
 		for j, v := range ti {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ngca-go/ngca/internal/asm"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -46,7 +47,7 @@ type robustStage struct {
 type linFeatures struct {
 	q    int
 	rows []float64
-	cols []float64 // rows transposed (q×n), for addDots
+	cols []float64 // rows transposed (q×n), for asm.AddDots
 	lf   [][]float64
 	lTot []float64
 }
@@ -148,8 +149,8 @@ func (rs *robustSweep) newLinSums() *linSums {
 	return ls
 }
 
-// curv is fillBasis's curv for coordinate j: 1/σ², or 0 for a coordinate
-// outside the kernel's columns, on which k_k does not depend.
+// curv is asm.FillBasis's curv for coordinate j: 1/σ², or 0 for a
+// coordinate outside the kernel's columns, on which k_k does not depend.
 func (rs *robustSweep) curv(j int, sigma float64) float64 {
 	if !rs.inKernel[j] {
 		return 0
@@ -271,7 +272,7 @@ func (c *robustCell) linearSums(ls *linSums, blk block, j int) {
 	sd, lf := c.rs.sd, c.rs.lf
 	n, b, q := sd.n, sd.b, ls.q
 	lo, m := blk.lo, blk.rows()
-	addDots(ls.cf[blk.fold], q, c.psi, m, b, lf.cols[lo:], n, q, m)
+	asm.AddDots(ls.cf[blk.fold], q, c.psi, m, b, lf.cols[lo:], n, q, m)
 	rf := ls.rf[blk.fold]
 	rf[j] += float64(m) // Σ ∂_j x_j
 	if sd.aT != nil {

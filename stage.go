@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/ngca-go/ngca/internal/asm"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -92,19 +93,19 @@ func newCoordSums(sd *stageData, gram bool) *coordSums {
 
 // add adds the rows of the block to the sums of coordinate j, with the
 // kernel values kt (kt[k·ldk+p] for the block's p-th row) and curv as in
-// fillBasis; psi (b×rows) is workspace. The Gram matrix is summed only if
-// gram is set. With workspace s (b) and fusedGram(b), the basis values
-// are formed and added chunk by chunk (addBasisGram), and psi then holds
-// only the last chunk's; with s nil, psi holds the block's basis values
-// afterwards (if gram is set).
+// asm.FillBasis; psi (b×rows) is workspace. The Gram matrix is summed only
+// if gram is set. With workspace s (b) and asm.FusedGram(b), the basis
+// values are formed and added chunk by chunk (asm.AddBasisGram), and psi
+// then holds only the last chunk's; with s nil, psi holds the block's basis
+// values afterwards (if gram is set).
 func (c *coordSums) add(sd *stageData, psi, s, kt []float64, ldk int, blk block, j int, curv float64, gram bool) {
 	n, b, m := sd.n, sd.b, blk.rows()
 	var aj []float64
 	if sd.aT != nil {
 		aj = sd.aT[j*n+blk.lo : j*n+blk.hi]
 	}
-	if gram && s != nil && fusedGram(b) {
-		addBasisGram(c.gf[blk.fold], c.hf[blk.fold], psi, s, kt, ldk, sd.cT.RawRowView(j), sd.xT[j*n+blk.lo:j*n+blk.hi], aj, curv)
+	if gram && s != nil && asm.FusedGram(b) {
+		asm.AddBasisGram(c.gf[blk.fold], c.hf[blk.fold], psi, s, kt, ldk, sd.cT.RawRowView(j), sd.xT[j*n+blk.lo:j*n+blk.hi], aj, curv)
 		return
 	}
 	if gram {
@@ -112,9 +113,9 @@ func (c *coordSums) add(sd *stageData, psi, s, kt []float64, ldk int, blk block,
 	} else {
 		psi = nil
 	}
-	fillBasis(psi, c.hf[blk.fold], kt, ldk, sd.cT.RawRowView(j), sd.xT[j*n+blk.lo:j*n+blk.hi], aj, curv)
+	asm.FillBasis(psi, c.hf[blk.fold], kt, ldk, sd.cT.RawRowView(j), sd.xT[j*n+blk.lo:j*n+blk.hi], aj, curv)
 	if psi != nil {
-		addGram(c.gf[blk.fold], psi, b, m)
+		asm.AddGram(c.gf[blk.fold], psi, b, m)
 	}
 }
 

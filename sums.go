@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/ngca-go/ngca/internal/asm"
 	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
@@ -420,7 +421,7 @@ func (s *Sums) addStage(z *mat.Dense) {
 			ws := w.worker(wk, b)
 			switch {
 			case tk.g == nil:
-				fillBasis(nil, tk.h, kt, m, cj, xj, tk.a, curv)
+				asm.FillBasis(nil, tk.h, kt, m, cj, xj, tk.a, curv)
 			case tk.h == nil:
 				clear(ws.h)
 				ws.gram(tk.g, ws.h, kt, m, cj, xj, curv)
@@ -540,7 +541,7 @@ func newSumsWork(p *Plan) *sumsWork {
 	b, _ := p.centers.Dims()
 	d := p.cols()
 	w := &sumsWork{workers: runtime.GOMAXPROCS(0), order: make([]int, sumsBlock), xT: make([]float64, d*sumsBlock), aT: make([]float64, d*sumsBlock),
-		d2: make([]float64, b*sumsBlock), kt: make([]float64, b*sumsBlock), cT: mat.DenseCopyOf(p.cz.T()), fused: fusedGram(b)}
+		d2: make([]float64, b*sumsBlock), kt: make([]float64, b*sumsBlock), cT: mat.DenseCopyOf(p.cz.T()), fused: asm.FusedGram(b)}
 	w.ws = make([]*basisWork, w.workers)
 	for i := range w.order {
 		w.order[i] = i
@@ -553,7 +554,7 @@ func (w *sumsWork) worker(wk, b int) *basisWork {
 	if w.ws[wk] == nil {
 		ws := &basisWork{s: make([]float64, b), h: make([]float64, b), fused: w.fused}
 		if w.fused {
-			ws.psi = make([]float64, b*gramChunk)
+			ws.psi = make([]float64, b*asm.GramChunk)
 		} else {
 			ws.psi = make([]float64, b*sumsBlock)
 		}
@@ -567,13 +568,13 @@ func (w *sumsWork) worker(wk, b int) *basisWork {
 // are given, as coordSums.add does.
 func (w *basisWork) gram(g, h, kt []float64, m int, cj, xj []float64, curv float64) {
 	if w.fused {
-		addBasisGram(g, h, w.psi, w.s, kt, m, cj, xj, nil, curv)
+		asm.AddBasisGram(g, h, w.psi, w.s, kt, m, cj, xj, nil, curv)
 		return
 	}
 	b := len(cj)
 	psi := w.psi[:b*m]
-	fillBasis(psi, h, kt, m, cj, xj, nil, curv)
-	addGram(g, psi, b, m)
+	asm.FillBasis(psi, h, kt, m, cj, xj, nil, curv)
+	asm.AddGram(g, psi, b, m)
 }
 
 // moments are the column statistics of some rows (see Sums).

@@ -389,7 +389,7 @@ func (c *Config) defaultAgainstWF(b *strings.Builder, cs map[cellKey]*cell) {
 			switch {
 			case p < significance && diff > 0:
 				verdict = "**significantly worse**"
-				worse = append(worse, c.worseSentence(ds, d, wf, def, p))
+				worse = append(worse, c.worseSentence(ds, d, wf, def, get(cs, ds.Name, d, MIPP.Key), p))
 			case p < significance && diff < 0:
 				verdict = "significantly better"
 			}
@@ -413,8 +413,9 @@ func (c *Config) defaultAgainstWF(b *strings.Builder, cs map[cellKey]*cell) {
 }
 
 // worseSentence says by how much the default is worse than WF-LSNGCA on a
-// row, and what ε and the variant's paths say of why.
-func (c *Config) worseSentence(ds Dataset, d int, wf, def *cell, p float64) string {
+// row, and what ε, the variant's paths and MIPP's cell (the start of the
+// equivariant estimate, nil or empty if MIPP did not run) say of why.
+func (c *Config) worseSentence(ds Dataset, d int, wf, def, start *cell, p float64) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "- %s, d = %d: the default errs %s against %s for WF-LSNGCA (%+.3f, %s, %d and %d runs).",
 		ds.Name, d, summary(def.rates, false), summary(wf.rates, false), mean(def.rates)-mean(wf.rates), pIs(p), len(def.rates), len(wf.rates))
@@ -450,6 +451,13 @@ func (c *Config) worseSentence(ds Dataset, d int, wf, def *cell, p float64) stri
 			parts = append(parts, fmt.Sprintf("the %s estimate in %s (error %.3f)", label, plural(len(byPath[p]), "run"), mean(byPath[p])))
 		}
 		fmt.Fprintf(&s, " It returned %s.", joinAnd(parts))
+	}
+	if eq := byPath["equivariant"]; len(eq) > 0 && start != nil && len(start.rates) > 0 && mean(eq) > mean(wf.rates) {
+		fmt.Fprintf(&s, " The equivariant estimate refines MIPP's, which errs %s on this row", summary(start.rates, false))
+		if mean(start.rates) > mean(eq) {
+			s.WriteString(": where the default returns it, its error lies between MIPP's and WF-LSNGCA's")
+		}
+		s.WriteString(".")
 	}
 	return s.String()
 }

@@ -433,3 +433,30 @@ func checkRefits(t *testing.T, cfg Config, recs []Record) {
 		}
 	}
 }
+
+// TestWorseSentenceMIPP checks the reason the page gives where the
+// default returns the equivariant estimate and errs more than WF-LSNGCA:
+// MIPP's error on the row, the start of that estimate, and where the
+// default's lies between the two.
+func TestWorseSentenceMIPP(t *testing.T) {
+	var c Config
+	ds := Dataset{Name: "shuttle"}
+	wf := &cell{rates: []float64{0.010, 0.011, 0.009}}
+	def := &cell{rates: []float64{0.006, 0.020, 0.022}, paths: []string{"axes", "equivariant", "equivariant"}}
+	for _, tc := range []struct {
+		mipp []float64
+		want string
+	}{
+		{[]float64{0.030, 0.032}, "The equivariant estimate refines MIPP's, which errs 0.031 (0.001) on this row: " +
+			"where the default returns it, its error lies between MIPP's and WF-LSNGCA's."},
+		{[]float64{0.015, 0.017}, "The equivariant estimate refines MIPP's, which errs 0.016 (0.001) on this row."},
+	} {
+		got := c.worseSentence(ds, 50, wf, def, &cell{rates: tc.mipp}, 0.01)
+		if !strings.HasSuffix(got, tc.want) {
+			t.Errorf("MIPP %v: %q, want it to end %q", tc.mipp, got, tc.want)
+		}
+	}
+	if got := c.worseSentence(ds, 50, wf, def, &cell{}, 0.01); strings.Contains(got, "MIPP") {
+		t.Errorf("without MIPP's runs: %q", got)
+	}
+}

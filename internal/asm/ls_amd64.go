@@ -1,12 +1,11 @@
 //go:build !purego
 
-package ngca
+package asm
 
-import "golang.org/x/sys/cpu"
-
-// The AVX2 and FMA kernels of the least-squares stages (lskernel_amd64.s):
-// the Gram matrices' tiles and the tridiagonal reduction's fused rank-2
-// update and product.
+// The AVX2 and FMA kernels of the least-squares stages (ls_amd64.s; the
+// kernel values' gaussRowAVX is in lanes_amd64.s, with the exponential it
+// shares): the Gram matrices' tiles and the tridiagonal reduction's fused
+// rank-2 update and product.
 
 // dot4x2AVX is dot4x2 in assembly.
 //
@@ -32,7 +31,7 @@ func rank2dotAVX(a []float64, lda, rows, n int, v, w, u, out []float64)
 //	a[i·lda+c] −= v_{i+1}·w_c + w_{i+1}·v_c   (c < n),
 //	out[i] = Σ_c a[i·lda+c]·u_c               (after the update),
 //
-// the trailing rows of tridiagonalize's step k and step k+1's product.
+// the trailing rows of Tridiagonalize's step k and step k+1's product.
 // Without AVX2 it runs rank2dotGo.
 func rank2dot(a []float64, lda, rows, n int, v, w, u, out []float64) {
 	if !useAVX {
@@ -51,10 +50,12 @@ func rank2dot(a []float64, lda, rows, n int, v, w, u, out []float64) {
 //go:noescape
 func gaussRowAVX(dst, src []float64, c float64)
 
-// gaussRow sets dst[i] = gauss(c·src[i]): with AVX2 by the vectorised
-// exponential of MIPP's kernels (sincos.go's fastExp, within 4·10⁻¹⁶ of
-// math.Exp relative), four entries at a time.
-func gaussRow(dst, src []float64, c float64) {
+// GaussRow sets dst[i] = Gauss(c·src[i]) for i < len(src) (dst at least
+// as long), for c·src[i] ≤ 0: the Gaussian kernel's values at the scaled
+// squared distances of a row. With AVX2 it uses the vectorised exponential
+// of the lane kernels (sincos.go's fastExp, within 4·10⁻¹⁶ of math.Exp
+// relative), four entries at a time, and Gauss for the last len(src) mod 4.
+func GaussRow(dst, src []float64, c float64) {
 	if !useAVX {
 		gaussRowGo(dst, src, c)
 		return
@@ -64,25 +65,3 @@ func gaussRow(dst, src []float64, c float64) {
 	gaussRowAVX(dst, src, c)
 	gaussRowGo(dst[n4:], src[n4:], c)
 }
-
-//go:noescape
-func basis4AVX(psi []float64, ldp int, kt []float64, ldk int, c *[4]float64, x, a []float64, curv float64, n int, s *[4]float64)
-
-// basis4 runs basisRow for the four rows of c at once, one per lane
-// (basis_amd64.s): rows r < 4 of psi (ldp apart; nil: not wanted) and of
-// kt (ldk apart) at the points of x, whose number is a multiple of 4, with
-// a nil or as long as x; s[r] receives the sums.
-func basis4(psi []float64, ldp int, kt []float64, ldk int, c *[4]float64, x, a []float64, curv float64, s *[4]float64) {
-	n := len(x)
-	if n&3 != 0 || len(kt) < 3*ldk+n || (psi != nil && len(psi) < 3*ldp+n) || (a != nil && len(a) < n) {
-		panic("ngca: basis4: bad shape")
-	}
-	if n == 0 {
-		return
-	}
-	basis4AVX(psi, ldp, kt, ldk, c, x, a, curv, n, s)
-}
-
-// useAVX says whether the kernels (the least-squares ones here and MIPP's
-// lane kernels) run the assembly versions.
-var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA

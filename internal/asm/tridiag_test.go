@@ -1,4 +1,4 @@
-package ngca
+package asm
 
 import (
 	"math"
@@ -9,7 +9,37 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestTridiagonalizeDsytrd checks tridiagonalize against gonum's Dsytrd
+// randomGram returns a b×b positive semi-definite matrix of rank r (r < b
+// makes it singular) with entries of size scale, and a random vector.
+func randomGram(rng *rand.Rand, b, r int, scale float64) (*mat.SymDense, []float64) {
+	f := mat.NewDense(b, r, nil)
+	for i := 0; i < b; i++ {
+		for j := 0; j < r; j++ {
+			f.Set(i, j, scale*rng.NormFloat64())
+		}
+	}
+	var g mat.SymDense
+	g.SymOuterK(1, f)
+	h := make([]float64, b)
+	for i := range h {
+		h[i] = rng.NormFloat64()
+	}
+	return &g, h
+}
+
+// lower returns the row-major lower triangle storage of s.
+func lower(s *mat.SymDense) []float64 {
+	b := s.SymmetricDim()
+	a := make([]float64, b*b)
+	for i := 0; i < b; i++ {
+		for j := 0; j <= i; j++ {
+			a[i*b+j] = s.At(i, j)
+		}
+	}
+	return a
+}
+
+// TestTridiagonalizeDsytrd checks Tridiagonalize against gonum's Dsytrd
 // (uplo = Lower): the same T, τ and reflectors up to rounding, relative to
 // ‖A‖, on dense, singular, diagonal and block-diagonal matrices. The
 // tridiagonal form of a singular matrix is ill-conditioned near its rank
@@ -54,7 +84,7 @@ func TestTridiagonalizeDsytrd(t *testing.T) {
 		gd, ge, gt := make([]float64, b), make([]float64, b), make([]float64, b)
 		work := make([]float64, 64*b)
 		impl.Dsytrd(blas.Lower, b, want, b, wd, we[:max(b-1, 0)], wt[:max(b-1, 0)], work, len(work))
-		tridiagonalize(b, got, gd, ge, gt, make([]float64, 3*b))
+		Tridiagonalize(b, got, gd, ge, gt, make([]float64, 3*b))
 		tol := 1e-13 * norm
 		if tc.rank == 0 {
 			want, got := tridiagEigen(wd, we[:b-1]), tridiagEigen(gd, ge[:b-1])
@@ -87,8 +117,8 @@ func TestTridiagonalizeDsytrd(t *testing.T) {
 }
 
 // TestTridiagonalizeSimilar checks the defining property directly,
-// Q·T·Qᵀ = A with Q applied by applyQ as ridgePath does, and that applyQT
-// inverts applyQ.
+// Q·T·Qᵀ = A with Q applied by ApplyQ as package ngca's ridgePath does, and that ApplyQT
+// inverts ApplyQ.
 func TestTridiagonalizeSimilar(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, tc := range []struct{ b, rank int }{{2, 2}, {5, 5}, {64, 64}, {100, 30}} {
@@ -96,8 +126,8 @@ func TestTridiagonalizeSimilar(t *testing.T) {
 		g, _ := randomGram(rng, b, tc.rank, 1)
 		a := lower(g)
 		d, e, tau := make([]float64, b), make([]float64, b-1), make([]float64, b-1)
-		tridiagonalize(b, a, d, e, tau, make([]float64, 3*b))
-		// applyQ maps every row y of M to Q·y, that is M to M·Qᵀ: from
+		Tridiagonalize(b, a, d, e, tau, make([]float64, 3*b))
+		// ApplyQ maps every row y of M to Q·y, that is M to M·Qᵀ: from
 		// M = T, twice with a transpose between gives Q·T·Qᵀ.
 		m := make([]float64, b*b)
 		for i := 0; i < b; i++ {
@@ -107,12 +137,12 @@ func TestTridiagonalizeSimilar(t *testing.T) {
 			}
 		}
 		w := make([]float64, b)
-		applyQ(b, b, a, tau, m, w)
+		ApplyQ(b, b, a, tau, m, w)
 		mt := mat.NewDense(b, b, m)
 		var tr mat.Dense
 		tr.CloneFrom(mt.T())
 		copy(m, tr.RawMatrix().Data)
-		applyQ(b, b, a, tau, m, w)
+		ApplyQ(b, b, a, tau, m, w)
 		for i := 0; i < b; i++ {
 			for j := 0; j < b; j++ {
 				if diff := math.Abs(m[i*b+j] - g.At(i, j)); diff > 1e-12*float64(b) {
@@ -125,8 +155,8 @@ func TestTridiagonalizeSimilar(t *testing.T) {
 			z[i] = rng.NormFloat64()
 		}
 		y := append([]float64(nil), z...)
-		applyQT(b, a, tau, y)
-		applyQ(b, 1, a, tau, y, w)
+		ApplyQT(b, a, tau, y)
+		ApplyQ(b, 1, a, tau, y, w)
 		for i := range z {
 			if math.Abs(y[i]-z[i]) > 1e-13 {
 				t.Fatalf("b=%d: Q·Qᵀz differs from z at %d: %g, %g", b, i, y[i], z[i])
@@ -153,7 +183,7 @@ func tridiagEigen(d, e []float64) []float64 {
 	return eig.Values(nil)
 }
 
-// BenchmarkTridiagonalize compares tridiagonalize with gonum's Dsytrd at
+// BenchmarkTridiagonalize compares Tridiagonalize with gonum's Dsytrd at
 // the default b = 100 on a dense positive definite matrix.
 func BenchmarkTridiagonalize(b *testing.B) {
 	const n = 100
@@ -161,10 +191,10 @@ func BenchmarkTridiagonalize(b *testing.B) {
 	src := lower(g)
 	a := make([]float64, n*n)
 	d, e, tau, work := make([]float64, n), make([]float64, n-1), make([]float64, n-1), make([]float64, 64*n) // 64n: Dsytrd's too
-	b.Run("tridiagonalize", func(b *testing.B) {
+	b.Run("Tridiagonalize", func(b *testing.B) {
 		for b.Loop() {
 			copy(a, src)
-			tridiagonalize(n, a, d, e, tau, work)
+			Tridiagonalize(n, a, d, e, tau, work)
 		}
 	})
 	b.Run("Dsytrd", func(b *testing.B) {

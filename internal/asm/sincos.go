@@ -1,10 +1,10 @@
-package ngca
+package asm
 
 import "math"
 
 // Fast elementary functions for MIPP's index functions. They use only
 // multiplications, additions and bit operations, so that the same recipe
-// runs four lanes at a time in the AVX2 kernels (mippkernel_amd64.s); these
+// runs four lanes at a time in the AVX2 kernels (lanes_amd64.s); these
 // scalar versions are the portable fallback and the reference the kernels
 // are tested against.
 //

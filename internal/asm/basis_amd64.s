@@ -54,7 +54,7 @@
 // psi[r·ldp+p] = (c_r − x_p)·k_rp unless psi is empty, and
 // s[r] += ((c_r − x_p)²·curv − 1 [+ (c_r − x_p)·a_p])·k_rp in the order of
 // p, with k_rp = kt[r·ldk+p] and the a term only if a is not empty. The
-// operations and their order are those of fillBasis's loops, each lane
+// operations and their order are those of FillBasis's loops, each lane
 // one row, so the results are the same bits.
 TEXT ·basis4AVX(SB), NOSPLIT, $0-144
 	MOVQ ldp+24(FP), R8

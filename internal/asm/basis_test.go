@@ -1,4 +1,4 @@
-package ngca
+package asm
 
 import (
 	"math"
@@ -25,7 +25,7 @@ func basisCase(rng *rand.Rand, b, m, ldk int) (kt, cj, xj, a []float64) {
 	return kt, cj, xj, a
 }
 
-// TestBasisBits checks that fillBasis (four rows at a time with AVX2)
+// TestBasisBits checks that FillBasis (four rows at a time with AVX2)
 // gives the same bits as basisRow row by row, with and without the basis
 // values and the targets, for row and point counts around the steps of
 // four.
@@ -52,7 +52,7 @@ func TestBasisBits(t *testing.T) {
 					}
 					wantH[k] += basisRow(wp, kt[k*ldk:], xj, ta, cj[k], curv, 0)
 				}
-				fillBasis(psi, h, kt, ldk, cj, xj, ta, curv)
+				FillBasis(psi, h, kt, ldk, cj, xj, ta, curv)
 				for k := range h {
 					if math.Float64bits(h[k]) != math.Float64bits(wantH[k]) {
 						t.Fatalf("b=%d m=%d psi=%v a=%v: h[%d] = %v, want %v", tc.b, tc.m, withPsi, ta != nil, k, h[k], wantH[k])
@@ -68,13 +68,13 @@ func TestBasisBits(t *testing.T) {
 	}
 }
 
-// TestBasisGramBits checks that addBasisGram gives the same bits as
-// fillBasis followed by addGram, for blocks of one chunk, several chunks
+// TestBasisGramBits checks that AddBasisGram gives the same bits as
+// FillBasis followed by AddGram, for blocks of one chunk, several chunks
 // and a few points past the last multiple of four.
 func TestBasisGramBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 9))
 	for _, tc := range []struct{ b, m int }{{4, 4}, {8, 5}, {12, 511}, {16, 1030}, {100, 2003}} {
-		if !fusedGram(tc.b) {
+		if !FusedGram(tc.b) {
 			t.Skip("no AVX2")
 		}
 		ldk := tc.m + 5
@@ -89,10 +89,10 @@ func TestBasisGramBits(t *testing.T) {
 			}
 			wantG, wantH := append([]float64(nil), g...), append([]float64(nil), h...)
 			psi := make([]float64, tc.b*tc.m)
-			fillBasis(psi, wantH, kt, ldk, cj, xj, ta, 1.3)
-			addGram(wantG, psi, tc.b, tc.m)
-			buf := make([]float64, tc.b*min(tc.m, gramChunk))
-			addBasisGram(g, h, buf, make([]float64, tc.b), kt, ldk, cj, xj, ta, 1.3)
+			FillBasis(psi, wantH, kt, ldk, cj, xj, ta, 1.3)
+			AddGram(wantG, psi, tc.b, tc.m)
+			buf := make([]float64, tc.b*min(tc.m, GramChunk))
+			AddBasisGram(g, h, buf, make([]float64, tc.b), kt, ldk, cj, xj, ta, 1.3)
 			for i := range g {
 				if math.Float64bits(g[i]) != math.Float64bits(wantG[i]) {
 					t.Fatalf("b=%d m=%d a=%v: g[%d] = %v, want %v", tc.b, tc.m, ta != nil, i, g[i], wantG[i])

@@ -1,16 +1,20 @@
-package ngca
+package asm
 
 import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
-// addGram adds the lower triangle of ψψᵀ to g (b×b, row-major) for the
-// b×m row-major matrix psi: the per-fold Gram matrices of the least-squares
-// stages, about half of their arithmetic. With AVX2 and FMA it runs
-// addGramTiles; otherwise, and for the rows past the last whole tile,
-// addGramRows.
-var addGram = func(g, psi []float64, b, m int) {
+// AddGram adds the lower triangle of ψψᵀ to g (b×b, row-major) for the
+// b×m row-major matrix psi,
+//
+//	g[i·b+j] += Σ_p psi[i·m+p]·psi[j·m+p]   (j ≤ i < b),
+//
+// leaving the strict upper triangle alone: the per-fold Gram matrices of
+// the least-squares stages, about half of their arithmetic. With AVX2 and
+// FMA it runs addGramTiles; otherwise, and for the rows past the last
+// whole tile, addGramRows.
+func AddGram(g, psi []float64, b, m int) {
 	if useAVX {
 		addGramTiles(g, psi, b, m)
 		return
@@ -28,10 +32,11 @@ func addGramRows(g, psi []float64, b, m, from int) {
 	}
 }
 
-// gramChunk is the number of points a tile's kernel call covers: four rows
-// of psi over gramChunk points (16 KiB) stay in the level-1 cache while
-// the kernel pairs them with every earlier pair of rows.
-const gramChunk = 512
+// GramChunk is the number of points a tile's kernel call covers: four rows
+// of psi over GramChunk points (16 KiB) stay in the level-1 cache while
+// the kernel pairs them with every earlier pair of rows. AddBasisGram's
+// buffer holds b·GramChunk values.
+const GramChunk = 512
 
 // addGramTiles adds the lower triangle of ψψᵀ to g in tiles of 4×2
 // entries, each the eight dot products of four rows of psi with two rows
@@ -42,8 +47,8 @@ const gramChunk = 512
 // differ from addGramRows's only by rounding (TestAddGram).
 func addGramTiles(g, psi []float64, b, m int) {
 	m4 := m &^ 3
-	for p0 := 0; p0 < m4; p0 += gramChunk {
-		gramTiles(g, psi[p0:], m, b, min(gramChunk, m4-p0))
+	for p0 := 0; p0 < m4; p0 += GramChunk {
+		gramTiles(g, psi[p0:], m, b, min(GramChunk, m4-p0))
 	}
 	if m4 < m {
 		gramTail(g, psi[m4:], m, b, m-m4)
@@ -53,7 +58,7 @@ func addGramTiles(g, psi []float64, b, m int) {
 
 // gramTiles adds to g (b×b) the tiles of rows below the last multiple of
 // four of b over the first n points (n a multiple of 4, at most
-// gramChunk) of the rows of psi, ld apart.
+// GramChunk) of the rows of psi, ld apart.
 func gramTiles(g, psi []float64, ld, b, n int) {
 	var out [8]float64
 	for i := 0; i < b&^3; i += 4 {
@@ -85,14 +90,15 @@ func gramTail(g, psi []float64, ld, b, n int) {
 	}
 }
 
-// addDots adds to c[i·ldc+j] the dot products over n points of row i of x
+// AddDots adds to c[i·ldc+j] the dot products over n points of row i of x
 // (rows ldx apart) with row j of y (rows ldy apart), for i < nx and j < ny:
 // C += X·Yᵀ. With AVX2 it runs 4×2 tiles of dot4x2 over chunks of
-// gramChunk points (an odd last row of y paired with itself), with the
+// GramChunk points (an odd last row of y paired with itself), with the
 // remainder rows and points in Go, at about three times the rate of
 // gonum's Dgemm, which it runs otherwise. It serves the products of the
-// basis with the robust variant's linear features (robust_stage.go).
-func addDots(c []float64, ldc int, x []float64, ldx, nx int, y []float64, ldy, ny, n int) {
+// basis with the robust variant's linear features and cross-validation's
+// products of G_f with the candidate coefficients (package ngca).
+func AddDots(c []float64, ldc int, x []float64, ldx, nx int, y []float64, ldy, ny, n int) {
 	if nx == 0 || ny == 0 {
 		return
 	}
@@ -105,8 +111,8 @@ func addDots(c []float64, ldc int, x []float64, ldx, nx int, y []float64, ldy, n
 	}
 	nx4, ny2, n4 := nx&^3, ny&^1, n&^3
 	var out [8]float64
-	for p0 := 0; p0 < n4; p0 += gramChunk {
-		w := min(gramChunk, n4-p0)
+	for p0 := 0; p0 < n4; p0 += GramChunk {
+		w := min(GramChunk, n4-p0)
 		for i := 0; i < nx4; i += 4 {
 			for j := 0; j < ny2; j += 2 {
 				dot4x2(x[i*ldx+p0:], ldx, y[j*ldy+p0:], ldy, w, &out)

@@ -1,4 +1,4 @@
-package ngca
+package asm
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package ngca
+package asm
 
 import (
 	"math"
@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 )
 
-// tridiagonalize reduces the symmetric b×b matrix A, given in the lower
+// Tridiagonalize reduces the symmetric b×b matrix A, given in the lower
 // triangle of a (row-major, stride b), to tridiagonal form by Householder
 // similarity transforms,
 //
@@ -18,10 +18,10 @@ import (
 // and Van Loan, Matrix Computations, 4th ed., Algorithm 8.3.1): d and e
 // receive T's diagonal and subdiagonal, tau the τ_k, and row k of a's upper
 // triangle, from column k+1 on, the vector v_k without its leading zeros
-// (v_k is zero in rows 0…k and one in row k+1), where applyQ and applyQT
+// (v_k is zero in rows 0…k and one in row k+1), where ApplyQ and ApplyQT
 // read it. Dsytrd keeps v_k in column k below the subdiagonal instead,
 // strided in row-major storage. a's lower triangle is overwritten with the
-// last trailing matrices. p is workspace of length b.
+// last trailing matrices. work is workspace of length 3b.
 //
 // Step k computes H_k from column k of the current trailing matrix (Dlarfg),
 // then applies it from both sides to the trailing (b−k−1)×(b−k−1) block
@@ -31,14 +31,14 @@ import (
 //
 // Unlike gonum's Dsytrd, whose symmetric products (Dsymv, Dsyr2k) run as
 // scalar Go loops, it keeps A in full storage, so that the product is one
-// call of gonum's vectorised Dgemv and the update one pass of rank2 (AVX2
-// and FMA; two Dger calls without): twice the flops of the symmetric form
-// (2b³ against 4b³/3), and at b = 100 about three times faster
+// call of gonum's vectorised Dgemv and the update one pass of rank2dot
+// (AVX2 and FMA; two Dger calls without): twice the flops of the symmetric
+// form (2b³ against 4b³/3), and at b = 100 about three times faster
 // (BenchmarkTridiagonalize). A step whose column is already zero below the
 // subdiagonal has τ = 0 and costs nothing; the Gram matrices of the
-// narrowest widths are diagonal after flushTiny, so their reductions are
-// nearly free.
-func tridiagonalize(b int, a, d, e, tau, work []float64) {
+// narrowest widths are diagonal after package ngca flushes their tiny
+// entries, so their reductions are nearly free.
+func Tridiagonalize(b int, a, d, e, tau, work []float64) {
 	for i := 0; i < b; i++ {
 		for j := 0; j < i; j++ {
 			a[j*b+i] = a[i*b+j]
@@ -120,9 +120,9 @@ func larfg(alpha float64, x []float64) (beta, tau float64) {
 	return beta, tau
 }
 
-// applyQT overwrites z (length b) with Qᵀz for the Q of tridiagonalize
+// ApplyQT overwrites z (length b) with Qᵀz for the Q of Tridiagonalize
 // (a and tau as it left them): H_k·z for k = 0, …, b−2 in turn.
-func applyQT(b int, a, tau, z []float64) {
+func ApplyQT(b int, a, tau, z []float64) {
 	for k := 0; k < b-1; k++ {
 		t := tau[k]
 		if t == 0 {
@@ -140,11 +140,11 @@ func applyQT(b int, a, tau, z []float64) {
 	}
 }
 
-// applyQ overwrites the rows of yt (L×b, row-major) with their images
-// under Q for the Q of tridiagonalize: H_k from k = b−2 down to 0, each by
+// ApplyQ overwrites the rows of yt (L×b, row-major) with their images
+// under Q for the Q of Tridiagonalize (a and tau as it left them): H_k from k = b−2 down to 0, each by
 // one Dgemv (w = Y·v_k over the trailing columns) and one Dger
 // (Y ← Y − τ_k·w·v_kᵀ). w is workspace of length L.
-func applyQ(b, L int, a, tau, yt, w []float64) {
+func ApplyQ(b, L int, a, tau, yt, w []float64) {
 	for k := b - 2; k >= 0; k-- {
 		t := tau[k]
 		if t == 0 {
@@ -159,5 +159,6 @@ func applyQ(b, L int, a, tau, yt, w []float64) {
 	}
 }
 
-// impl is gonum's pure-Go LAPACK.
+// impl is gonum's pure-Go LAPACK (larfg's fallback, and the reference of
+// the tests).
 var impl gonum.Implementation

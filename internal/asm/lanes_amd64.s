@@ -2,8 +2,8 @@
 
 #include "textflag.h"
 
-// AVX2 and FMA versions of the lane kernels of mippkernel.go: each row of a
-// lane matrix is one YMM register (mippLanes = 4 float64 values). The
+// AVX2 and FMA versions of the lane kernels of lanes.go: each row of a
+// lane matrix is one YMM register (Lanes = 4 float64 values). The
 // element kernels follow sincos.go step by step.
 
 // C4 stores the 8-byte value v four times from byte off of sym: one YMM
@@ -513,9 +513,9 @@ done:
 	VZEROUPPER
 	RET
 
-// The least-squares stages' kernel values (gaussRow in lskernel_amd64.go)
+// The least-squares stages' kernel values (GaussRow in ls_amd64.go)
 // use EXPPARTS too, so their kernel lives here.
-DATA gcut<>+0(SB)/8, $0xc075900000000000 // −345, gauss's cut-off
+DATA gcut<>+0(SB)/8, $0xc075900000000000 // −345, Gauss's cut-off
 GLOBL gcut<>(SB), RODATA|NOPTR, $8
 
 // func gaussRowAVX(dst, src []float64, c float64)
