@@ -41,7 +41,7 @@ func wfVectors(t *testing.T, x *mat.Dense, reuse bool) *mat.Dense {
 	if !reuse {
 		s1.keep, s2.reuse = nil, nil
 	}
-	fit := func(ctx context.Context, st stage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
+	fit := func(ctx context.Context, st lsStage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
 	v, _, err := twoStages(context.Background(), pr, s1, s2, fit, fit, newStopwatch())
 	if err != nil {
 		t.Fatal(err)

@@ -2,32 +2,10 @@ package ngca
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/ngca-go/ngca/internal/asm"
 )
-
-// partition is a random assignment of n rows to k folds whose sizes differ
-// by at most one. Fold f holds the rows order[bounds[f]], …,
-// order[bounds[f+1]−1].
-type partition struct {
-	order  []int
-	bounds []int
-}
-
-// newPartition draws a partition of n rows into k folds from rng.
-func newPartition(rng *rand.Rand, n, k int) partition {
-	p := partition{order: rng.Perm(n), bounds: make([]int, k+1)}
-	for f := range p.bounds {
-		p.bounds[f] = f * n / k
-	}
-	return p
-}
-
-func (p partition) folds() int     { return len(p.bounds) - 1 }
-func (p partition) size(f int) int { return p.bounds[f+1] - p.bounds[f] }
-func (p partition) rows() int      { return p.bounds[len(p.bounds)-1] }
 
 // cvScorer computes held-out scores of the ridge path of one
 // cross-validation cell (one width and one output coordinate). The
@@ -136,13 +114,13 @@ func (s *cvScorer) scores(part partition, gf, hf [][]float64, gTot, hTot, ridges
 			for i := range s.r {
 				s.r[i] = (hTot[i] - hf[f][i]) * inv
 			}
-			use[f].restore(s.a, s.path)
+			restoreFold(use[f], s.a, s.path)
 			g = use[f].m
 		} else {
 			s.means(gTot, hTot, gf[f], hf[f], inv)
 			s.path.reduce(s.a, minRidge)
 			if keep != nil {
-				keep[f].save(gf[f], s.a, s.path)
+				saveFold(keep[f], gf[f], s.a, s.path)
 			}
 			g = gf[f]
 		}
@@ -173,4 +151,29 @@ func (s *cvScorer) refit(g, h []float64, n int, ridge float64) (theta []float64,
 	theta = make([]float64, s.b)
 	s.path.solve(s.a, s.r, []float64{ridge}, theta, s.ok[:1])
 	return theta, s.ok[0]
+}
+
+// saveFold records a fold in e: g (lower triangle) is G_f, a and p hold
+// the reduction of its training mean (ridgePath.reduce).
+func saveFold(e foldEntry, g, a []float64, p *ridgePath) {
+	b := len(e.d)
+	for i := 0; i < b; i++ {
+		copy(e.m[i*b:i*b+i+1], g[i*b:i*b+i+1])
+		copy(e.m[i*b+i+1:(i+1)*b], a[i*b+i+1:(i+1)*b])
+	}
+	copy(e.d, p.d)
+	copy(e.e, p.e)
+	copy(e.tau, p.tau)
+}
+
+// restoreFold puts the reduction saved in e into a (upper triangle, as
+// asm.Tridiagonalize left it) and p, ready for ridgePath.solveReduced.
+func restoreFold(e foldEntry, a []float64, p *ridgePath) {
+	b := len(e.d)
+	for i := 0; i < b; i++ {
+		copy(a[i*b+i+1:(i+1)*b], e.m[i*b+i+1:(i+1)*b])
+	}
+	copy(p.d, e.d)
+	copy(p.e, e.e)
+	copy(p.tau, e.tau)
 }

@@ -154,7 +154,7 @@ func TestCVAgainstPlainLoop(t *testing.T) {
 		}
 		part := newPartition(rng, n, k)
 		p := &plan{workers: 2}
-		st := stage{name: "test", x: x, a: av, centers: c, widths: widths, ridges: ridges, part: part}
+		st := lsStage{name: "test", x: x, a: av, centers: c, widths: widths, ridges: ridges, part: part}
 		var (
 			theta *mat.Dense
 			lin   []float64
@@ -163,7 +163,7 @@ func TestCVAgainstPlainLoop(t *testing.T) {
 		)
 		if tc.robust {
 			var m *robustModel
-			m, cv, err = fitRobustStage(context.Background(), robustStage{stage: st, linear: linear, kernelCols: tc.kcols}, p)
+			m, cv, err = fitRobustStage(context.Background(), robustStage{lsStage: st, linear: linear, kernelCols: tc.kcols}, p)
 			if err == nil {
 				theta, lin = m.kern.theta, m.lin
 			}

@@ -71,8 +71,8 @@ func (f *deflation) extend(ctx context.Context, k int) error {
 			p = pursue(f.y, f.cols)
 		}
 		_, q := f.y.Dims()
-		u, index, score := p.u, p.index, standard(p.index, f.null, float64(q)/float64(d))
-		if c := standard(p.columns, f.colNull, 1); p.colU != nil && c > score && c > dimGuessScore {
+		u, index, score := p.u, p.index, nullScore(p.index, f.null, float64(q)/float64(d))
+		if c := nullScore(p.columns, f.colNull, 1); p.colU != nil && c > score && c > dimGuessScore {
 			u, index, score = p.colU, p.columns, c
 		}
 		var dir mat.VecDense
@@ -118,10 +118,10 @@ func (f *deflation) ranked() []int {
 	return out
 }
 
-// standard returns (v − s·med)/(s·spread) for null = (med, spread), the
+// nullScore returns (v − s·med)/(s·spread) for null = (med, spread), the
 // spread floored at a hundredth of the median (a tiny B may leave it at
 // 0).
-func standard(v float64, null [2]float64, s float64) float64 {
+func nullScore(v float64, null [2]float64, s float64) float64 {
 	spread := math.Max(null[1], null[0]/100)
 	if !(spread > 0) {
 		return v

@@ -131,7 +131,7 @@ func TestFixtureWFLSNGCA(t *testing.T) {
 		t.Fatal(err)
 	}
 	var models []*derivModel
-	fit := func(ctx context.Context, st stage) (rowModel, stageCV, error) {
+	fit := func(ctx context.Context, st lsStage) (rowModel, stageCV, error) {
 		m, cv, err := fitStage(ctx, st, &pr.plan)
 		models = append(models, m)
 		return m, cv, err

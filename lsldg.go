@@ -110,7 +110,7 @@ func (l *LSLDG) Fit(ctx context.Context, x mat.Matrix) (*LSLDGModel, error) {
 	centers := pr.centersFrom(pr.z, nil)
 	part := newPartition(pr.rng, pr.n, pr.folds)
 	sw.lap("prepare")
-	g, cv, err := fitStage(ctx, stage{name: "lsldg", x: pr.z, centers: centers,
+	g, cv, err := fitStage(ctx, lsStage{name: "lsldg", x: pr.z, centers: centers,
 		widths: pr.widths, ridges: pr.ridges, part: part}, &pr.plan)
 	if err != nil {
 		return nil, err

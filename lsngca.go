@@ -135,7 +135,7 @@ func fitLS(ctx context.Context, pr *prepared, sw *stopwatch) (*lsStages, error) 
 	part := newPartition(pr.rng, pr.n, pr.folds)
 	sw.lap("prepare")
 
-	g, cv, err := fitStage(ctx, stage{name: "lsldg", x: y, centers: centers,
+	g, cv, err := fitStage(ctx, lsStage{name: "lsldg", x: y, centers: centers,
 		widths: pr.widths, ridges: pr.ridges, part: part}, &pr.plan)
 	if err != nil {
 		return nil, err

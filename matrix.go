@@ -35,3 +35,5 @@ func columns(a *mat.Dense, cols []int) *mat.Dense {
 
 // blasVec views v as a BLAS vector of unit increment.
 func blasVec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }
+
+func dot(a, b []float64) float64 { return blas64.Dot(blasVec(a), blasVec(b)) }

@@ -1,11 +1,9 @@
 package ngca
 
 import (
-	"context"
 	"math"
 	"time"
 
-	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -229,17 +227,3 @@ func (s *stopwatch) lap(step string) {
 func (s *stopwatch) total() []Timing {
 	return append(s.steps, Timing{Step: "total", Elapsed: time.Since(s.start)})
 }
-
-// stageDetails returns the name and grid of widths of every stage of cv,
-// for the studies (internal/probe).
-func stageDetails(cv []stageCV) []probe.StageDetail {
-	var out []probe.StageDetail
-	for _, st := range cv {
-		out = append(out, probe.StageDetail{Name: st.Name, Widths: st.Widths})
-	}
-	return out
-}
-
-// record records the fit's stages in ctx's probe.Recorder, if it carries
-// one.
-func (r *LSReport) record(ctx context.Context) { probe.RecordStages(ctx, r, stageDetails(r.cv)) }

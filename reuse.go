@@ -110,31 +110,6 @@ func (s *foldStore) kept(w, j int) []foldEntry {
 	return s.entries[w*s.coords+j]
 }
 
-// save records a fold: g (lower triangle) is G_f, a and p hold the
-// reduction of its training mean (ridgePath.reduce).
-func (e foldEntry) save(g, a []float64, p *ridgePath) {
-	b := len(e.d)
-	for i := 0; i < b; i++ {
-		copy(e.m[i*b:i*b+i+1], g[i*b:i*b+i+1])
-		copy(e.m[i*b+i+1:(i+1)*b], a[i*b+i+1:(i+1)*b])
-	}
-	copy(e.d, p.d)
-	copy(e.e, p.e)
-	copy(e.tau, p.tau)
-}
-
-// restore puts the saved reduction into a (upper triangle, as
-// asm.Tridiagonalize left it) and p, ready for ridgePath.solveReduced.
-func (e foldEntry) restore(a []float64, p *ridgePath) {
-	b := len(e.d)
-	for i := 0; i < b; i++ {
-		copy(a[i*b+i+1:(i+1)*b], e.m[i*b+i+1:(i+1)*b])
-	}
-	copy(p.d, e.d)
-	copy(p.e, e.e)
-	copy(p.tau, e.tau)
-}
-
 // addLower adds the lower triangle of every entry's G_f to g (b×b), in
 // fold order.
 func addLower(g []float64, entries []foldEntry) {

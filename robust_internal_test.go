@@ -267,7 +267,7 @@ func TestNullTestIdleWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := robustStage{stage: stage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 12, 0, 4)),
+	st := robustStage{lsStage: lsStage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 12, 0, 4)),
 		widths: []float64{0.7, 2}, ridges: []float64{1e-3, 0.1}, part: newPartition(rng, 150, 3)}, linear: true, nullZ: 1}
 	// The sweep on one worker: cell 0 scores every coordinate, cell 1
 	// none.
@@ -305,7 +305,7 @@ func TestNullTestPasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, linear := range []bool{true, false} {
-		st := robustStage{stage: stage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 12, 0, 4)),
+		st := robustStage{lsStage: lsStage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 12, 0, 4)),
 			widths: []float64{2, 0.7, 0.3}, ridges: []float64{1e-3, 0.1}, part: newPartition(rng, 300, 3)}, linear: linear, nullZ: 1}
 		rs, sd, choices := sweptStage(t, &st, 2, 2)
 		if sd.d2 == nil {
@@ -352,7 +352,7 @@ func TestKeptFoldFits(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, linear := range []bool{true, false} {
-		st := robustStage{stage: stage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 16, 0, 4)),
+		st := robustStage{lsStage: lsStage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 16, 0, 4)),
 			widths: []float64{4, 1.5, 0.7, 0.3}, ridges: []float64{1, 0.1, 1e-2, 1e-3}, part: newPartition(rng, 200, 4)},
 			linear: linear, nullZ: 1}
 		sweepOf := func(widths, ridges []float64) (*robustSweep, []choice) {

@@ -16,7 +16,7 @@ import (
 // variant's extensions. Its kernels never pair a center with its own data
 // row (kernelNoSelf); the other extensions are optional.
 type robustStage struct {
-	stage
+	lsStage
 	// linear adds to every f_j an unpenalised linear part a_jᵀ(ℓ, 1) with
 	// ℓ the row of linX (nil: of x), profiled out exactly (robust_linear.go).
 	// Output j of x is then column j of linX, so linX must hold x's

@@ -102,8 +102,6 @@ func concentrate(xi, b *mat.Dense, rho float64) {
 	}
 }
 
-func dot(a, b []float64) float64 { return blas64.Dot(blasVec(a), blasVec(b)) }
-
 // testFunctions pairs the unit directions (columns of u) with kinds and
 // parameters drawn from the families: function l uses family l mod F and
 // a parameter drawn uniformly from that family's list.

@@ -8,10 +8,11 @@ import (
 	"sync/atomic"
 
 	"github.com/ngca-go/ngca/internal/asm"
+	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
 
-// stage describes one least-squares fit of d per-coordinate models
+// lsStage describes one least-squares fit of d per-coordinate models
 // f_j(x) = θ_jᵀψ_j(x) in the Gaussian-derivative basis (kernels.go), each
 // minimising
 //
@@ -24,7 +25,7 @@ import (
 // f_j estimates ∂_j log p. With a_ij = ∇ĝ_j(xᵢ)ᵀxᵢ it is stage 2 of
 // WF-LSNGCA (Shiino et al., ACML 2017, §3.2), whose f_j estimates
 // v_j(x) = ∂_j log p(x) − (∇∂_j log p(x))ᵀx.
-type stage struct {
+type lsStage struct {
 	name           string
 	x              *mat.Dense // n×d points
 	a              *mat.Dense // n×d, or nil for a = 0
@@ -42,7 +43,7 @@ type stage struct {
 // every coordinate (sweep), the report of the choices (stageReport), and
 // the refit of every coordinate on all n rows (refitStage). Results do not
 // depend on the number of workers.
-func fitStage(ctx context.Context, st stage, p *plan) (*derivModel, stageCV, error) {
+func fitStage(ctx context.Context, st lsStage, p *plan) (*derivModel, stageCV, error) {
 	p.progress.begin(st.name)
 	sd, err := newStageData(ctx, p.workers, st.x, st.a, st.centers, st.x, st.centers, st.part)
 	if err != nil {
@@ -381,7 +382,7 @@ type storeLink struct {
 }
 
 // link begins the stage's keep store, if any, and returns its storeLink.
-func (st *stage) link(sd *stageData, minRidge float64) storeLink {
+func (st *lsStage) link(sd *stageData, minRidge float64) storeLink {
 	if st.keep != nil {
 		st.keep.begin(sd.b, sd.d, sd.part.folds(), st.widths, minRidge)
 	}
@@ -412,10 +413,10 @@ func (sl *storeLink) needsGram(j int) bool {
 // (fitStage). The robust variant's axes estimate calls it too, with one
 // partition, and keeps only the Gram matrices of the widths its stage 2
 // uses (robust_axes.go).
-func (pr *prepared) wfStages(centers *mat.Dense, newPart bool) (s1, s2 stage) {
-	s1 = stage{name: "lsldg", x: pr.z, centers: centers, widths: pr.widths, ridges: pr.ridges,
+func (pr *prepared) wfStages(centers *mat.Dense, newPart bool) (s1, s2 lsStage) {
+	s1 = lsStage{name: "lsldg", x: pr.z, centers: centers, widths: pr.widths, ridges: pr.ridges,
 		part: newPartition(pr.rng, pr.n, pr.folds)}
-	s2 = stage{name: "v", x: pr.z, centers: centers, widths: pr.vWidths, ridges: pr.vRidges, part: s1.part}
+	s2 = lsStage{name: "v", x: pr.z, centers: centers, widths: pr.vWidths, ridges: pr.vRidges, part: s1.part}
 	if newPart {
 		s2.part = newPartition(pr.rng, pr.n, pr.folds)
 	} else {
@@ -426,13 +427,13 @@ func (pr *prepared) wfStages(centers *mat.Dense, newPart bool) (s1, s2 stage) {
 }
 
 // stageFitter fits one least-squares stage.
-type stageFitter func(ctx context.Context, st stage) (rowModel, stageCV, error)
+type stageFitter func(ctx context.Context, st lsStage) (rowModel, stageCV, error)
 
 // twoStages runs the two stages of Algorithm 1 on the standardised data
 // pr.z: fit1 estimates g ≈ ∇log p from s1; with aᵢⱼ = ∇g_j(xᵢ)ᵀxᵢ, fit2
 // estimates v from s2 (whose a it sets). It returns v̂(xᵢ) (n×d) and the
 // stages' cross-validation reports.
-func twoStages(ctx context.Context, pr *prepared, s1, s2 stage, fit1, fit2 stageFitter, sw *stopwatch) (*mat.Dense, []stageCV, error) {
+func twoStages(ctx context.Context, pr *prepared, s1, s2 lsStage, fit1, fit2 stageFitter, sw *stopwatch) (*mat.Dense, []stageCV, error) {
 	g, cv1, err := fit1(ctx, s1)
 	if err != nil {
 		return nil, nil, err
@@ -454,3 +455,17 @@ func twoStages(ctx context.Context, pr *prepared, s1, s2 stage, fit1, fit2 stage
 	sw.lap("v")
 	return vals, []stageCV{cv1, cv2}, nil
 }
+
+// stageDetails returns the name and grid of widths of every stage of cv,
+// for the studies (internal/probe).
+func stageDetails(cv []stageCV) []probe.StageDetail {
+	var out []probe.StageDetail
+	for _, st := range cv {
+		out = append(out, probe.StageDetail{Name: st.Name, Widths: st.Widths})
+	}
+	return out
+}
+
+// record records the fit's stages in ctx's probe.Recorder, if it carries
+// one.
+func (r *LSReport) record(ctx context.Context) { probe.RecordStages(ctx, r, stageDetails(r.cv)) }

@@ -116,7 +116,7 @@ func (w *WFLSNGCA) FitPlan(ctx context.Context, x mat.Matrix) (*Result, *Plan, e
 	}
 	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newPartition || probe.SettingsFrom(ctx).NewPartition)
 	sw.lap("prepare")
-	fit := func(ctx context.Context, st stage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
+	fit := func(ctx context.Context, st lsStage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
 	v, cv, err := twoStages(ctx, pr, s1, s2, fit, fit, sw)
 	if err != nil {
 		return nil, nil, err
@@ -166,7 +166,7 @@ func (l *LSLDG) FitPlan(ctx context.Context, x mat.Matrix) (*LSLDGModel, *Plan, 
 	centers := pr.centersFrom(pr.z, nil)
 	part := newPartition(pr.rng, pr.n, pr.folds)
 	sw.lap("prepare")
-	g, cv, err := fitStage(ctx, stage{name: "lsldg", x: pr.z, centers: centers,
+	g, cv, err := fitStage(ctx, lsStage{name: "lsldg", x: pr.z, centers: centers,
 		widths: pr.widths, ridges: pr.ridges, part: part}, &pr.plan)
 	if err != nil {
 		return nil, nil, err

@@ -110,7 +110,7 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	}
 	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newPartition || probe.SettingsFrom(ctx).NewPartition)
 	sw.lap("prepare")
-	fit := func(ctx context.Context, st stage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
+	fit := func(ctx context.Context, st lsStage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
 	v, cv, err := twoStages(ctx, pr, s1, s2, fit, fit, sw)
 	if err != nil {
 		return nil, err
