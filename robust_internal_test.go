@@ -465,10 +465,10 @@ func TestLinScorerJoint(t *testing.T) {
 			lin.lTot[i] += lin.lf[f][i]
 		}
 	}
-	s := newLinScorer(b, L, q)
+	s := newCVScorer(b, L, q)
 	s.kept = newCellFits(b, q, L, k)
 	got := make([]float64, L)
-	s.scores(part, gf, hf, gTot, hTot, lin, ridges, got)
+	s.scores(part, gf, hf, gTot, hTot, ridges, got, nil, nil, lin)
 
 	want := make([]float64, L)
 	for f := 0; f < k; f++ {

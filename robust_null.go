@@ -2,9 +2,6 @@ package ngca
 
 import (
 	"context"
-	"fmt"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // nullTest compares, for every coordinate j with its chosen (σ_j, λ_j),
@@ -14,9 +11,9 @@ import (
 // when nullZ ≤ 0). It does nothing when the stage asks for neither.
 func (rs *robustSweep) nullTest(ctx context.Context, workers int, choices []choice) ([]bool, error) {
 	st, sd := rs.st, rs.sd
-	isNull := make([]bool, sd.d)
+	zeroed := make([]bool, sd.d)
 	if !st.testsNull() {
-		return isNull, nil
+		return zeroed, nil
 	}
 	dlt, err := rs.lossDiffs(ctx, workers, choices)
 	if err != nil {
@@ -26,21 +23,21 @@ func (rs *robustSweep) nullTest(ctx context.Context, workers int, choices []choi
 	for j := range z {
 		z[j] = meanZ(dlt[j])
 		if st.nullZ > 0 {
-			isNull[j] = !(z[j] < -st.nullZ)
+			zeroed[j] = !(z[j] < -st.nullZ)
 		}
 	}
-	keepAtLeast(isNull, z, st.minKept)
+	keepAtLeast(zeroed, z, st.minKept)
 	if st.zOut != nil {
 		copy(st.zOut, z)
 	}
-	return isNull, nil
+	return zeroed, nil
 }
 
-// keepAtLeast clears isNull for the coordinates with the lowest z until at
+// keepAtLeast clears zeroed for the coordinates with the lowest z until at
 // least k coordinates are not null (ties to the smaller index).
-func keepAtLeast(isNull []bool, z []float64, k int) {
+func keepAtLeast(zeroed []bool, z []float64, k int) {
 	kept := 0
-	for _, n := range isNull {
+	for _, n := range zeroed {
 		if !n {
 			kept++
 		}
@@ -49,8 +46,8 @@ func keepAtLeast(isNull []bool, z []float64, k int) {
 		if kept >= k {
 			return
 		}
-		if isNull[j] {
-			isNull[j] = false
+		if zeroed[j] {
+			zeroed[j] = false
 			kept++
 		}
 	}
@@ -178,51 +175,4 @@ func (rs *robustSweep) lossRows(j, w int, kt []float64, lo, hi int, dlt []float6
 			dlt[p-lo] = (fvp*fvp + 2*(dfp+fvp*av)) - (f0*f0 + 2*(df0+f0*av))
 		}
 	}
-}
-
-// refit solves every coordinate's all-rows problem with its chosen ridge:
-// θ̂ (b×d) and, with the linear part, its coefficients (d×q, row j for
-// coordinate j). A coordinate that failed the null test gets θ̂_j = 0 and
-// the null model's linear part.
-func (rs *robustSweep) refit(ctx context.Context, workers int, choices []choice, isNull []bool) (*mat.Dense, []float64, error) {
-	sd, st := rs.sd, rs.st
-	theta := mat.NewDense(sd.b, sd.d, nil)
-	var lin []float64
-	q := 1
-	if rs.lf != nil {
-		q = rs.lf.q
-		lin = make([]float64, sd.d*q)
-	}
-	scorers := make([]*linScorer, max(1, workers))
-	err := parallelFor(ctx, workers, sd.d, func(wk, j int) error {
-		if scorers[wk] == nil {
-			scorers[wk] = newLinScorer(sd.b, 1, q)
-		}
-		sc, ridge := scorers[wk], st.ridges[choices[j].l]
-		var th, a []float64
-		ok := false
-		if rs.lf == nil {
-			th, ok = sc.cvScorer.refit(rs.best.g[j], rs.best.h[j], sd.n, ridge)
-		} else {
-			ls := &linSums{q: q, cTot: rs.bestC[j], lTot: rs.lf.lTot, rTot: rs.bestR[j]}
-			th, a, ok = sc.refit(rs.best.g[j], rs.best.h[j], ls, sd.n, ridge)
-			if ok && isNull[j] {
-				if a0 := sc.nullRefit(ls, sd.n); a0 != nil {
-					a = a0
-				}
-			}
-		}
-		if !ok {
-			return fmt.Errorf("%w: stage %q, coordinate %d: refit with λ = %g failed", ErrSingular, st.name, j, ridge)
-		}
-		if isNull[j] {
-			clear(th)
-		}
-		theta.SetCol(j, th)
-		if lin != nil {
-			copy(lin[j*q:(j+1)*q], a)
-		}
-		return nil
-	}, nil)
-	return theta, lin, err
 }

@@ -25,11 +25,15 @@ func fitRobustStage(ctx context.Context, st robustStage, p *plan) (*robustModel,
 	if err != nil {
 		return nil, stageCV{}, err
 	}
-	isNull, err := rs.nullTest(ctx, p.workers, choices)
+	zeroed, err := rs.nullTest(ctx, p.workers, choices)
 	if err != nil {
 		return nil, stageCV{}, err
 	}
-	theta, lin, err := rs.refit(ctx, p.workers, choices, isNull)
+	var lb *linearBest
+	if rs.lf != nil {
+		lb = &linearBest{q: rs.lf.q, lTot: rs.lf.lTot, c: rs.bestC, r: rs.bestR}
+	}
+	theta, lin, err := refitStage(ctx, p.workers, st.name, sd, rs.best, choices, st.ridges, lb, zeroed)
 	if err != nil {
 		return nil, stageCV{}, err
 	}

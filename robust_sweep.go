@@ -18,7 +18,7 @@ import (
 type robustStage struct {
 	lsStage
 	// linear adds to every f_j an unpenalised linear part a_jᵀ(ℓ, 1) with
-	// ℓ the row of linX (nil: of x), profiled out exactly (robust_linear.go).
+	// ℓ the row of linX (nil: of x), profiled out exactly (cvScorer's linear part, cv.go).
 	// Output j of x is then column j of linX, so linX must hold x's
 	// columns first.
 	linear bool
@@ -167,7 +167,7 @@ type robustCell struct {
 	lin  *linSums    // the linear sums of the last scored coordinate
 	row  []float64   // the scores of the last scored coordinate
 	gf   [][]float64 // the fold Gram matrices of a reused cell
-	cv   *linScorer
+	cv   *cvScorer
 	// The null test's workspace: the kernel matrix kt (b×n) at the width
 	// index ktWidth (−1: none), shared by coordinates of the same width.
 	kt      []float64
@@ -176,12 +176,12 @@ type robustCell struct {
 
 func (rs *robustSweep) cellOf(w int) cell {
 	if rs.cells[w] == nil {
-		sd, q := rs.sd, 1
+		sd, q, qlin := rs.sd, 1, 0
 		if rs.lf != nil {
-			q = rs.lf.q
+			q, qlin = rs.lf.q, rs.lf.q
 		}
 		c := &robustCell{rs: rs, psi: make([]float64, sd.b*sd.maxBlock()), sums: make([]float64, sd.b), g: make([]float64, sd.b*sd.b),
-			h: make([]float64, sd.b), cv: newLinScorer(sd.b, len(rs.st.ridges), q), ktWidth: -1}
+			h: make([]float64, sd.b), cv: newCVScorer(sd.b, len(rs.st.ridges), qlin), ktWidth: -1}
 		if rs.fits != nil {
 			c.cv.kept = newCellFits(sd.b, q, len(rs.st.ridges), sd.part.folds())
 		}
@@ -237,7 +237,7 @@ func (c *robustCell) score(j, w int, sigma float64, row []float64) {
 	if ls != nil {
 		ls.totals()
 	}
-	c.cv.scores(rs.sd.part, gf, s.hf, c.g, c.h, ls, rs.st.ridges, row)
+	c.cv.scores(rs.sd.part, gf, s.hf, c.g, c.h, rs.st.ridges, row, nil, nil, ls)
 	s.reset()
 	if ls != nil {
 		ls.resetFolds()

@@ -64,7 +64,7 @@ func fitStage(ctx context.Context, st lsStage, p *plan) (*derivModel, stageCV, e
 	if err != nil {
 		return nil, stageCV{}, err
 	}
-	theta, err := refitStage(ctx, p.workers, st.name, sd, ks.best, choices, st.ridges)
+	theta, _, err := refitStage(ctx, p.workers, st.name, sd, ks.best, choices, st.ridges, nil, nil)
 	if err != nil {
 		return nil, stageCV{}, err
 	}
@@ -194,7 +194,7 @@ type kernelStage struct {
 func (ks *kernelStage) cellOf(w int) cell {
 	if ks.cells[w] == nil {
 		sd := ks.sd
-		ks.cells[w] = &kernelCell{ks: ks, cv: newCVScorer(sd.b, len(ks.ridges)), psi: make([]float64, sd.b*sd.maxBlock()),
+		ks.cells[w] = &kernelCell{ks: ks, cv: newCVScorer(sd.b, len(ks.ridges), 0), psi: make([]float64, sd.b*sd.maxBlock()),
 			sums: make([]float64, sd.b), g: make([]float64, sd.b*sd.b), h: make([]float64, sd.b)}
 	}
 	return ks.cells[w]
@@ -219,7 +219,7 @@ func (c *kernelCell) score(j, w int, sigma float64, row []float64) {
 	s := ks.sums[j]
 	c.used = ks.reused(w, j)
 	s.totals(c.g, c.h, c.used == nil)
-	c.cv.scores(ks.sd.part, s.gf, s.hf, c.g, c.h, ks.ridges, row, ks.keepIn.cell(w, j), c.used)
+	c.cv.scores(ks.sd.part, s.gf, s.hf, c.g, c.h, ks.ridges, row, ks.keepIn.cell(w, j), c.used, nil)
 	s.reset()
 }
 
@@ -354,24 +354,59 @@ func stageReport(name string, widths, ridges []float64, choices []choice) (stage
 	return cv, chosen, nil
 }
 
+// linearBest is the linear part of a stage's refit: per coordinate j the
+// totals of ψℓᵀ (c[j], b×q) and r_ℓ (r[j], q) at its chosen width, and
+// the totals of ℓℓᵀ (lTot, q×q) that all coordinates share.
+type linearBest struct {
+	q    int
+	lTot []float64
+	c, r [][]float64
+}
+
 // refitStage solves every coordinate's problem on all n rows with its chosen
-// ridge and returns θ̂ (b×d, column j for coordinate j).
-func refitStage(ctx context.Context, workers int, name string, sd *stageData, best *bestSums, choices []choice, ridges []float64) (*mat.Dense, error) {
+// ridge and returns θ̂ (b×d, column j for coordinate j) and, with the
+// linear part (lb not nil), its coefficients (d×q, row j for coordinate
+// j). A coordinate whose zeroed entry is set (zeroed may be nil) gets θ̂_j = 0
+// and, with the linear part, the null model's.
+func refitStage(ctx context.Context, workers int, name string, sd *stageData, best *bestSums, choices []choice, ridges []float64,
+	lb *linearBest, zeroed []bool) (*mat.Dense, []float64, error) {
 	theta := mat.NewDense(sd.b, sd.d, nil)
+	var lin []float64
+	q := 0
+	if lb != nil {
+		q = lb.q
+		lin = make([]float64, sd.d*q)
+	}
 	scorers := make([]*cvScorer, max(1, workers))
 	err := parallelFor(ctx, workers, sd.d, func(wk, j int) error {
 		if scorers[wk] == nil {
-			scorers[wk] = newCVScorer(sd.b, 1)
+			scorers[wk] = newCVScorer(sd.b, 1, q)
 		}
-		ridge := ridges[choices[j].l]
-		th, ok := scorers[wk].refit(best.g[j], best.h[j], sd.n, ridge)
+		sc, ridge := scorers[wk], ridges[choices[j].l]
+		null := zeroed != nil && zeroed[j]
+		var ls *linSums
+		if lb != nil {
+			ls = &linSums{q: q, cTot: lb.c[j], lTot: lb.lTot, rTot: lb.r[j]}
+		}
+		th, a, ok := sc.refit(best.g[j], best.h[j], ls, sd.n, ridge)
+		if ok && ls != nil && null {
+			if a0 := sc.nullRefit(ls, sd.n); a0 != nil {
+				a = a0
+			}
+		}
 		if !ok {
 			return fmt.Errorf("%w: stage %q, coordinate %d: refit with λ = %g failed", ErrSingular, name, j, ridge)
 		}
+		if null {
+			clear(th)
+		}
 		theta.SetCol(j, th)
+		if lin != nil {
+			copy(lin[j*q:(j+1)*q], a)
+		}
 		return nil
 	}, nil)
-	return theta, err
+	return theta, lin, err
 }
 
 // storeLink is a stage's view of the foldStores it fills and reads.

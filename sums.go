@@ -799,9 +799,9 @@ func (p *Plan) fromMoments(s *Sums) error {
 func (p *Plan) refit(name string, gram [][]float64, h [][]float64, ch []lsChoice) (*mat.Dense, error) {
 	b, _ := p.centers.Dims()
 	theta := mat.NewDense(b, len(ch), nil)
-	sc := newCVScorer(b, 1)
+	sc := newCVScorer(b, 1, 0)
 	for j, c := range ch {
-		th, ok := sc.refit(gram[j], h[j], p.n, c.ridge)
+		th, _, ok := sc.refit(gram[j], h[j], nil, p.n, c.ridge)
 		if !ok {
 			return nil, fmt.Errorf("%w: stage %q, coordinate %d: refit with λ = %g failed", ErrSingular, name, j, c.ridge)
 		}
