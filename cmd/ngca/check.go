@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/dataio"
 	"github.com/ngca-go/ngca/internal/methods"
@@ -61,19 +63,19 @@ func writeCheck(e *env, m methods.Method, rep *ngca.CheckReport, auto bool, line
 	if rep.Doubtful {
 		verdict = "doubtful"
 	}
-	var words []string
+	var clauses []string
 	if rep.RowsDecide {
 		moved := fmt.Sprintf("moves the subspace by ε = %.2g (up to %.2g is normal)", rep.FarRowsMove, rep.FarRowsLimit)
 		if rep.FarRowsError != "" {
 			moved = "fails (" + rep.FarRowsError + ")"
 		}
-		words = append(words, fmt.Sprintf("a few rows decide the fit: a refit without the %d rows farthest from the rest %s; the farthest: %s",
+		clauses = append(clauses, fmt.Sprintf("a few rows decide the fit: a refit without the %d rows farthest from the rest %s; the farthest: %s",
 			len(rep.FarRows), moved, rowLines(rep.FarRows, lines, 5)))
 	}
 	if rep.Spread > rep.SpreadLimit {
-		words = append(words, fmt.Sprintf("refits on three quarters of the rows move the subspace (by ε = %.2g; above %g is unstable)", rep.Spread, rep.SpreadLimit))
+		clauses = append(clauses, fmt.Sprintf("refits on three quarters of the rows move the subspace (by ε = %.2g; above %g is unstable)", rep.Spread, rep.SpreadLimit))
 	} else {
-		words = append(words, fmt.Sprintf("refits on three quarters of the rows give the same subspace (ε = %.2g)", rep.Spread))
+		clauses = append(clauses, fmt.Sprintf("refits on three quarters of the rows give the same subspace (ε = %.2g)", rep.Spread))
 	}
 	var agrees, disagrees, shaky, failed []string
 	for _, a := range rep.Agreements {
@@ -90,19 +92,19 @@ func writeCheck(e *env, m methods.Method, rep *ngca.CheckReport, auto bool, line
 	}
 	switch {
 	case len(agrees) > 0:
-		words = append(words, fmt.Sprintf("%s, which does not depend on how the columns are oriented, finds the same subspace", joinAnd(agrees)))
+		clauses = append(clauses, fmt.Sprintf("%s, which does not depend on how the columns are oriented, finds the same subspace", words.JoinAnd(agrees)))
 	case len(disagrees) > 0:
-		words = append(words, fmt.Sprintf("%s, which %s not depend on how the columns are oriented, %s another subspace",
-			joinAnd(disagrees), agree(len(disagrees), "does", "do"), agree(len(disagrees), "finds", "find")))
+		clauses = append(clauses, fmt.Sprintf("%s, which %s not depend on how the columns are oriented, %s another subspace",
+			words.JoinAnd(disagrees), words.Agree(len(disagrees), "does", "do"), words.Agree(len(disagrees), "finds", "find")))
 	}
 	if len(shaky) > 0 {
-		words = append(words, fmt.Sprintf("%s %s too unstable on these rows to confirm it", joinAnd(shaky), agree(len(shaky), "is", "are")))
+		clauses = append(clauses, fmt.Sprintf("%s %s too unstable on these rows to confirm it", words.JoinAnd(shaky), words.Agree(len(shaky), "is", "are")))
 	}
-	words = append(words, failed...)
+	clauses = append(clauses, failed...)
 	if rep.RefitsFailed > 0 {
-		words = append(words, fmt.Sprintf("%d of %d refits failed: %s", rep.RefitsFailed, len(rep.Refits), rep.RefitError))
+		clauses = append(clauses, fmt.Sprintf("%d of %d refits failed: %s", rep.RefitsFailed, len(rep.Refits), rep.RefitError))
 	}
-	fmt.Fprintf(e.stderr, "check: %s: %s\n", verdict, strings.Join(words, "; "))
+	fmt.Fprintf(e.stderr, "check: %s: %s\n", verdict, strings.Join(clauses, "; "))
 	if rep.RowsNote != "" {
 		fmt.Fprintf(e.stderr, "check: %s\n", rep.RowsNote)
 	}
@@ -130,7 +132,7 @@ func rowLines(rows, lines []int, max int) string {
 	var out []string
 	for k, i := range rows {
 		if k == max {
-			out = append(out, countNoun(len(rows)-max, "more row"))
+			out = append(out, words.CountNoun(len(rows)-max, "more row"))
 			break
 		}
 		if i < len(lines) && lines[i] > 0 {
@@ -139,7 +141,7 @@ func rowLines(rows, lines []int, max int) string {
 			out = append(out, fmt.Sprintf("row %d", i+1))
 		}
 	}
-	return joinAnd(out)
+	return words.JoinAnd(out)
 }
 
 // checkAdvice says what to try after a doubtful check; auto is -dim

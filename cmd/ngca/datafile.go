@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca/internal/cli"
@@ -165,7 +167,7 @@ func loadTable(ctx context.Context, e *env, path string, opt dataio.Options, fl 
 	t.X = mat.NewDense(len(vals)/len(t.Fields), len(t.Fields), vals)
 	if info.dropped > 0 {
 		e.notef("-missing drop: left out %d of the %s of %s (a missing value in a selected column or the label)",
-			info.dropped, countNoun(info.rows+info.dropped, "row"), name)
+			info.dropped, words.CountNoun(info.rows+info.dropped, "row"), name)
 	}
 	if sample > 0 && sample < info.rows {
 		e.notef("-sample: using %d of the %d rows of %s, drawn at random (-seed %d)", sample, info.rows, name, seed)

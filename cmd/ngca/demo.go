@@ -7,6 +7,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/methods"
@@ -23,7 +25,7 @@ func init() {
 Generates the artificial data of Shiino et al. (ACML 2017, §4.2): a 2-D
 non-Gaussian signal in columns 1-2 and d-2 correlated Gaussian noise columns
 whose covariance gets worse conditioned as r grows. Fits every estimator
-(` + joinAnd(labels(methods.All())) + `) to each
+(` + words.JoinAnd(labels(methods.All())) + `) to each
 data set (m = 2, default settings) and prints the subspace error ε (0 = the
 true subspace, 1 = orthogonal to it) and the time per fit. With -rotate
 every data set is turned by a random rotation, so the non-Gaussian subspace

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/dataio"
@@ -121,7 +123,7 @@ func runDim(ctx context.Context, e *env, args []string) error {
 	}
 	name := info.name
 	if _, d := t.X.Dims(); f.maxDim >= d {
-		return fmt.Errorf("-max-dim %d is out of range: %s has %s, so -max-dim must be between 1 and %d", f.maxDim, name, countNoun(d, "data column"), d-1)
+		return fmt.Errorf("-max-dim %d is out of range: %s has %s, so -max-dim must be between 1 and %d", f.maxDim, name, words.CountNoun(d, "data column"), d-1)
 	}
 	rep, err := estimateDim(ctx, e, t, name, ngca.DimOptions{Alpha: f.alpha, Bootstrap: f.bootstrap, MaxDim: f.maxDim,
 		Src: rand.NewPCG(f.seed, seedStream), Workers: f.workers})
@@ -173,13 +175,13 @@ func writeDimTable(w io.Writer, rep *ngca.DimReport, d int) error {
 		return err
 	}
 	r := rep.Remainder
-	verdict := agree(d-rep.Dim, "Gaussian by its", "jointly Gaussian by their") + " fourth moments"
+	verdict := words.Agree(d-rep.Dim, "Gaussian by its", "jointly Gaussian by their") + " fourth moments"
 	if r.Rejected {
 		verdict = "not " + verdict
 	}
 	set, _ := fitDetails.DimOf(rep)
 	_, err := fmt.Fprintf(w, "dim = %d%s (α = %g, B = %d; %s)\nthe other %s: %s (p = %.3f)\n",
-		rep.Dim, atMost(rep), set.Alpha, set.Bootstrap, set.Settings, countNoun(d-rep.Dim, "direction"), verdict, r.PValue)
+		rep.Dim, atMost(rep), set.Alpha, set.Bootstrap, set.Settings, words.CountNoun(d-rep.Dim, "direction"), verdict, r.PValue)
 	return err
 }
 
@@ -208,16 +210,16 @@ func dimNotes(rep *ngca.DimReport, n, d int) []string {
 	case rep.FewRows && rest.Rejected:
 		notes = append(notes, fmt.Sprintf("%s: below about %d rows the test can miss a weak signal in a direction that mixes the columns, "+
 			"and the other %s %s not jointly Gaussian (p = %.3g), so there is non-Gaussian structure beyond the %s found; "+
-			"more rows (or fewer columns) would resolve it", fewRows(n, d), enoughRows(rep), countNoun(d-rep.Dim, "direction"),
-			agree(d-rep.Dim, "is", "are"), rest.PValue, countNoun(rep.Dim, "direction")))
+			"more rows (or fewer columns) would resolve it", fewRows(n, d), enoughRows(rep), words.CountNoun(d-rep.Dim, "direction"),
+			words.Agree(d-rep.Dim, "is", "are"), rest.PValue, words.CountNoun(rep.Dim, "direction")))
 	case rep.FewRows && atMost(rep) == "":
 		notes = append(notes, fmt.Sprintf("%s: below about %d rows the test can miss a weak signal in a direction that mixes the columns, "+
 			"so there may be more non-Gaussian directions than the %d found; more rows (or fewer columns) would settle it",
 			fewRows(n, d), enoughRows(rep), rep.Dim))
 	case rest.Rejected:
 		notes = append(notes, fmt.Sprintf("the other %s %s not jointly Gaussian (p = %.3g): there is non-Gaussian structure beyond the %s found, "+
-			"too weak or too spread out to stand out one direction at a time", countNoun(d-rep.Dim, "direction"), agree(d-rep.Dim, "is", "are"),
-			rest.PValue, countNoun(rep.Dim, "direction")))
+			"too weak or too spread out to stand out one direction at a time", words.CountNoun(d-rep.Dim, "direction"), words.Agree(d-rep.Dim, "is", "are"),
+			rest.PValue, words.CountNoun(rep.Dim, "direction")))
 	}
 	if note := modelNote(rep.Dim, d, atMost(rep) != ""); note != "" {
 		notes = append(notes, note)
@@ -238,7 +240,7 @@ var errUnresolved = errors.New("no non-Gaussian direction resolved")
 func (a *fitArgs) autoDim(ctx context.Context, e *env, t *dataio.Table, name string) error {
 	n, d := t.X.Dims()
 	if d < 2 {
-		return fmt.Errorf("%s has %s; NGCA needs at least 2", name, countNoun(d, "data column"))
+		return fmt.Errorf("%s has %s; NGCA needs at least 2", name, words.CountNoun(d, "data column"))
 	}
 	rep, err := estimateDim(ctx, e, t, name, ngca.DimOptions{Src: rand.NewPCG(a.seed, seedStream), Workers: a.workers})
 	if err != nil {
@@ -248,13 +250,13 @@ func (a *fitArgs) autoDim(ctx context.Context, e *env, t *dataio.Table, name str
 	for _, t := range rep.Tests {
 		ev = append(ev, fmt.Sprintf("k=%d p=%.3f %s", t.K, t.PValue, decision(t)))
 	}
-	rest := agree(d-rep.Dim, "looks", "look")
+	rest := words.Agree(d-rep.Dim, "looks", "look")
 	if rep.Remainder.Rejected {
-		rest = agree(d-rep.Dim, "is not", "are not")
+		rest = words.Agree(d-rep.Dim, "is not", "are not")
 	}
 	set, _ := fitDetails.DimOf(rep)
 	evidence := fmt.Sprintf("tests of k non-Gaussian directions, α = %g, B = %d: %s; the other %s %s Gaussian (p = %.3f)",
-		set.Alpha, set.Bootstrap, strings.Join(ev, ", "), countNoun(d-rep.Dim, "direction"), rest, rep.Remainder.PValue)
+		set.Alpha, set.Bootstrap, strings.Join(ev, ", "), words.CountNoun(d-rep.Dim, "direction"), rest, rep.Remainder.PValue)
 	if rep.Dim == 0 {
 		switch {
 		case rep.Remainder.Rejected:
@@ -266,7 +268,7 @@ func (a *fitArgs) autoDim(ctx context.Context, e *env, t *dataio.Table, name str
 		}
 		return fmt.Errorf("-dim auto: %w in %s (%s); the data look Gaussian, so there is nothing to fit (set -dim to fit anyway)", errNoStructure, name, evidence)
 	}
-	e.notef("-dim auto: M = %d%s: the test found %s", rep.Dim, atMost(rep), countNoun(rep.Dim, "non-Gaussian direction"))
+	e.notef("-dim auto: M = %d%s: the test found %s", rep.Dim, atMost(rep), words.CountNoun(rep.Dim, "non-Gaussian direction"))
 	e.detailf("%s", evidence)
 	a.dim = rep.Dim
 	for _, note := range dimNotes(rep, n, d) {
@@ -286,7 +288,7 @@ func fewRowsAdvice(rep *ngca.DimReport, n, d int) string {
 
 // fewRows says that n rows are few for the test on d columns.
 func fewRows(n, d int) string {
-	return fmt.Sprintf("%s are few for the dimension test on %s", countNoun(n, "row"), countNoun(d, "column"))
+	return fmt.Sprintf("%s are few for the dimension test on %s", words.CountNoun(n, "row"), words.CountNoun(d, "column"))
 }
 
 // enoughRows returns the rows below which the test sets FewRows.

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/cli"
 	"github.com/ngca-go/ngca/internal/dataio"
@@ -72,7 +74,7 @@ func fitFlagGroups() []flagGroup {
 		k, ok := index[key]
 		if !ok {
 			k, index[key] = len(groups), len(groups)
-			groups = append(groups, flagGroup{title: "Settings of " + joinAnd(labels(to))})
+			groups = append(groups, flagGroup{title: "Settings of " + words.JoinAnd(labels(to))})
 		}
 		groups[k].names = append(groups[k].names, name)
 	}
@@ -97,14 +99,6 @@ func labels(ms []methods.Method) []string {
 		out[i] = m.Label
 	}
 	return out
-}
-
-// joinAnd joins items as "a, b and c".
-func joinAnd(items []string) string {
-	if len(items) < 2 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 func (a *fitArgs) register(fs *flag.FlagSet, dimUsage string) {
@@ -144,7 +138,7 @@ func (a *fitArgs) check(set map[string]bool) (methods.Method, error) {
 	for _, name := range methods.SettingNames() {
 		if set[name] && !m.Applies(name) {
 			return m, fmt.Errorf("%w: -%s does not apply to -method %s (only to %s)", cli.ErrUsage, name, m.Key,
-				joinAnd(strings.Split(methods.Keys(appliesTo(name)), ",")))
+				words.JoinAnd(strings.Split(methods.Keys(appliesTo(name)), ",")))
 		}
 	}
 	switch {
@@ -217,13 +211,13 @@ func (a *fitArgs) checkData(m methods.Method, t *dataio.Table, name string) erro
 	n, d := t.X.Dims()
 	switch {
 	case d < 2:
-		return fmt.Errorf("%s has %s; NGCA needs at least 2", name, countNoun(d, "data column"))
+		return fmt.Errorf("%s has %s; NGCA needs at least 2", name, words.CountNoun(d, "data column"))
 	case a.dim >= d:
-		return fmt.Errorf("-dim %d is out of range: %s has %s, so -dim must be between 1 and %d", a.dim, name, countNoun(d, "data column"), d-1)
+		return fmt.Errorf("-dim %d is out of range: %s has %s, so -dim must be between 1 and %d", a.dim, name, words.CountNoun(d, "data column"), d-1)
 	case n < 2:
 		return fmt.Errorf("%s has 1 row of data; NGCA needs many more", name)
 	case m.Kernel && a.centers > n:
-		return fmt.Errorf("-centers %d exceeds the %s of %s", a.centers, countNoun(n, "row"), name)
+		return fmt.Errorf("-centers %d exceeds the %s of %s", a.centers, words.CountNoun(n, "row"), name)
 	}
 	for j := 0; j < d; j++ {
 		v0, constant := t.X.At(0, j), true
@@ -235,22 +229,10 @@ func (a *fitArgs) checkData(m methods.Method, t *dataio.Table, name string) erro
 			if t.Names != nil && t.Names[j] != "" {
 				drop = t.Names[j]
 			}
-			return fmt.Errorf("%s is constant (every value is %v): it carries no information and cannot be standardised; -drop %s leaves it out", dataColumnName(t, name, j), v0, drop)
+			return fmt.Errorf("%s is constant (every value is %v): it carries no information and cannot be standardised; -drop %s leaves it out", t.ColumnName(name, j), v0, drop)
 		}
 	}
 	return nil
-}
-
-// dataColumnName names column j of the data of t: `column 3 ("x3") of data.csv`.
-func dataColumnName(t *dataio.Table, name string, j int) string {
-	s := fmt.Sprintf("column %d", t.Fields[j])
-	if t.Format == dataio.LIBSVM {
-		s = fmt.Sprintf("feature %d", t.Fields[j])
-	}
-	if t.Names != nil && t.Names[j] != "" {
-		s += fmt.Sprintf(" (%q)", t.Names[j])
-	}
-	return s + " of " + name
 }
 
 // fitTable fits the estimator m to the data of file name, drawing a
@@ -294,7 +276,7 @@ func dependentNote(res *ngca.Result, t *dataio.Table, name string) string {
 	}
 	var cols, refs []string
 	for _, j := range res.Dependent {
-		cols = append(cols, strings.TrimSuffix(dataColumnName(t, name, j), " of "+name))
+		cols = append(cols, strings.TrimSuffix(t.ColumnName(name, j), " of "+name))
 		refs = append(refs, columnRef(t, j))
 	}
 	verb, it, rows := "is a combination", "it", "its row of the basis is"
@@ -306,7 +288,7 @@ func dependentNote(res *ngca.Result, t *dataio.Table, name string) string {
 		subj = "they"
 	}
 	return fmt.Sprintf("left out %s of %s: %s %s of the columns before %s (a one-hot group, a total, a copy), so %s zero; "+
-		"-drop %s fits without %s and without this note", joinAnd(cols), name, subj, verb, it, rows, strings.Join(refs, ","), it)
+		"-drop %s fits without %s and without this note", words.JoinAnd(cols), name, subj, verb, it, rows, strings.Join(refs, ","), it)
 }
 
 // columnRef names data column j of t as -drop and -cols take it: its
@@ -340,7 +322,7 @@ func nullNote(res *ngca.Result, t *dataio.Table) string {
 		}
 	}
 	return fmt.Sprintf("%s found the non-Gaussian structure in %s only: the rows of the other %s in the basis are zero (-method mipp uses every column)",
-		res.Method, joinAnd(kept), countNoun(d-len(kept), "column"))
+		res.Method, words.JoinAnd(kept), words.CountNoun(d-len(kept), "column"))
 }
 
 // zeroRow reports whether row j of b is zero.
@@ -377,19 +359,4 @@ func screenDetails(res *ngca.Result, t *dataio.Table) string {
 		why = append(why, fmt.Sprintf("%s (z = %.3g, %s screen)", shortColumnName(t, j), z, which))
 	}
 	return strings.Join(why, ", ") + ": its kernel part beat the Gaussian model by that many standard errors"
-}
-
-// agree returns one if n is 1, else many.
-func agree(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func countNoun(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

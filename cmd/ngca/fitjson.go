@@ -11,56 +11,18 @@ import (
 	"github.com/ngca-go/ngca/internal/methods"
 )
 
-// fitFields are the command's own fields of "ngca fit -json". The file is
-// the library's JSON of the Result (ngca.Result.MarshalJSON: ngca_result,
+// fitFields are the command's own fields of "ngca fit -json"
+// (fitfile.Fields, which "ngca-beam fit" writes too). The file is the
+// library's JSON of the Result (ngca.Result.MarshalJSON: ngca_result,
 // label, basis, eigenvalues, mean, timings, report) with these fields
 // added after "label" and checkFields at the end, so that json.Unmarshal
 // into an ngca.Result loads it and there is one schema and one way of
 // writing numbers (a non-finite number is the string "NaN", "+Inf" or
 // "-Inf").
-type fitFields struct {
-	// Method is the registry key of the estimator that ran (the library's
-	// "label" is its name, Result.Method).
-	Method  string   `json:"method"`
-	Input   string   `json:"input"`
-	Format  string   `json:"format"`
-	N       int      `json:"n"`
-	D       int      `json:"d"`
-	Dim     int      `json:"dim"`
-	Columns []string `json:"columns,omitempty"`
-	// ColumnNumbers are the 1-based numbers in the file (LIBSVM: feature
-	// indices) of the data columns.
-	ColumnNumbers []int  `json:"column_numbers"`
-	LabelColumn   string `json:"label_column,omitempty"`
-	// InputFlags are the fit's input flags as given, which transform and
-	// plot reuse.
-	InputFlags inputRecord `json:"input_flags"`
-	// RowsDropped counts the rows left out by -missing drop.
-	RowsDropped *int `json:"rows_dropped,omitempty"`
-	// LeftOut lists the columns of the file that the command left out on
-	// its own (row names, an index, ids, constant columns), with the
-	// reason; OutliersDropped counts the rows left out by -outliers drop.
-	LeftOut         []leftOutColumn `json:"left_out,omitempty"`
-	OutliersDropped *int            `json:"rows_outliers_dropped,omitempty"`
-	// SetAside records the rows set aside (setAsideJSON).
-	SetAside *setAsideJSON `json:"set_aside,omitempty"`
-	// ZeroBased says that the LIBSVM file numbered its features from 0.
-	ZeroBased bool `json:"zero_based,omitempty"`
-	// Sample and RowsRead: with -sample, the sample's size and the rows
-	// of the file it was drawn from.
-	Sample   int          `json:"sample,omitempty"`
-	RowsRead *int         `json:"rows_read,omitempty"`
-	Seed     uint64       `json:"seed"`
-	Settings settingsJSON `json:"settings"`
-}
+type fitFields = fitfile.Fields
 
 // checkFields are the fields of -check, after the library's.
-type checkFields struct {
-	// Check is the report of ngca.Check, as its MarshalJSON writes it.
-	Check *ngca.CheckReport `json:"check,omitempty"`
-	// CheckError says why -check could not judge the fit.
-	CheckError string `json:"check_error,omitempty"`
-}
+type checkFields = fitfile.CheckFields
 
 // settingsJSON holds the settings the fit used, defaults resolved, as its
 // Report gives them (internal/fitfile, which "ngca-beam fit" writes too).

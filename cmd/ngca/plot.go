@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
@@ -172,9 +174,9 @@ func runPlot(ctx context.Context, e *env, args []string) error {
 		e.notef("%s", n)
 	}
 	n, _ := pd.z.Dims()
-	summary := fmt.Sprintf("wrote %s: %s of %s projected on %s (%s)", f.out, countNoun(n, "point"), name, what, countNoun(pd.dim, "component"))
+	summary := fmt.Sprintf("wrote %s: %s of %s projected on %s (%s)", f.out, words.CountNoun(n, "point"), name, what, words.CountNoun(pd.dim, "component"))
 	if k := len(pd.groups); k > 1 {
-		summary += fmt.Sprintf(", %s", countNoun(k, "label"))
+		summary += fmt.Sprintf(", %s", words.CountNoun(k, "label"))
 	}
 	if pd.eig != nil {
 		summary += fmt.Sprintf("; eigenvalues %s", eigenSummary(pd.eig, pd.dim))
@@ -323,7 +325,7 @@ func drawPlot(w io.Writer, format string, pd *plotData) (notes []string, err err
 	}
 	if pd.clipped > 0 {
 		notes = append(notes, fmt.Sprintf("%s far outside the rest (more than %d robust standard deviations from the median of a component) %s drawn as triangles at the edge of the scatter plot, so that %s do not squash it",
-			countNoun(pd.clipped, "point"), clipSpread, agree(pd.clipped, "is", "are"), agree(pd.clipped, "it", "they")))
+			words.CountNoun(pd.clipped, "point"), clipSpread, words.Agree(pd.clipped, "is", "are"), words.Agree(pd.clipped, "it", "they")))
 	}
 	layout(draw.New(c), scatter, legend, spectrum, len(pd.groups) > 1)
 	if _, err := c.WriteTo(w); err != nil {

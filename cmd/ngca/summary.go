@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
@@ -32,7 +34,7 @@ func writeDirections(e *env, res *ngca.Result, t *dataio.Table, chk *ngca.CheckR
 	_, m := res.Basis.Dims()
 	w := standardisedWeights(res.Basis, t.X)
 	fmt.Fprintf(e.stderr, "%s: %s of the %s, by their largest weights on the standardised columns:\n",
-		res.Method, countNoun(m, "direction"), countNoun(len(t.Fields), "data column"))
+		res.Method, words.CountNoun(m, "direction"), words.CountNoun(len(t.Fields), "data column"))
 	for k := 0; k < m; k++ {
 		tag := ""
 		if chk != nil && k < len(chk.Directions) {

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/ngca-go/ngca"
@@ -313,16 +315,16 @@ func runTransform(ctx context.Context, e *env, args []string) error {
 	}
 	total := s.Rows() + s.Dropped()
 	if n := s.Dropped(); n > 0 {
-		e.notef("left out %d of the %s of %s, which %s a missing value (-missing drop); the output has a line per row kept", n, countNoun(total, "row"), name, agree(n, "holds", "hold"))
+		e.notef("left out %d of the %s of %s, which %s a missing value (-missing drop); the output has a line per row kept", n, words.CountNoun(total, "row"), name, words.Agree(n, "holds", "hold"))
 	}
 	if len(farLines) > 0 {
 		e.notef("%s of %s %s far from the fit's rows or %s a missing-value code, as ngca fit -outliers far sets aside: %s; %s empty coordinates (-outliers keep projects %s)",
-			countNoun(len(farLines), "row"), name, agree(len(farLines), "lies", "lie"), agree(len(farLines), "holds", "hold"), lineList(farLines, 5),
-			agree(len(farLines), "its line has", "their lines have"), agree(len(farLines), "it", "them"))
+			words.CountNoun(len(farLines), "row"), name, words.Agree(len(farLines), "lies", "lie"), words.Agree(len(farLines), "holds", "hold"), lineList(farLines, 5),
+			words.Agree(len(farLines), "its line has", "their lines have"), words.Agree(len(farLines), "it", "them"))
 	}
 	if gaps > 0 {
 		e.notef("%d of the %s of %s %s a missing value in a data column: %s empty coordinates (-missing drop leaves %s out)",
-			gaps, countNoun(total, "row"), name, agree(gaps, "holds", "hold"), agree(gaps, "its line has", "their lines have"), agree(gaps, "it", "them"))
+			gaps, words.CountNoun(total, "row"), name, words.Agree(gaps, "holds", "hold"), words.Agree(gaps, "its line has", "their lines have"), words.Agree(gaps, "it", "them"))
 	}
 	return out.commit()
 }
@@ -403,7 +405,7 @@ func matchBasis(b *basisFile, d int, format dataio.Format, hasLabels bool, label
 	if d == rows {
 		return nil
 	}
-	msg := fmt.Sprintf("%s has %s but the basis %s has %s (one per data column)", name, countNoun(d, "data column"), b.name, countNoun(rows, "row"))
+	msg := fmt.Sprintf("%s has %s but the basis %s has %s (one per data column)", name, words.CountNoun(d, "data column"), b.name, words.CountNoun(rows, "row"))
 	switch {
 	case d == rows+1 && b.labelColumn != "" && labelName == "":
 		msg += fmt.Sprintf("; the fit read column %q as labels: add -label-col %s", b.labelColumn, b.labelColumn)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca/internal/dataio"
@@ -290,11 +292,11 @@ func Table(e Notes, t *dataio.Table, name string, fl Flags) (Result, error) {
 	}
 	if dropping {
 		if n-len(rows) < 2 {
-			return res, fmt.Errorf("-outliers %s would leave %s of the %d rows of %s", fl.Outliers, countNoun(n-len(rows), "row"), n, name)
+			return res, fmt.Errorf("-outliers %s would leave %s of the %d rows of %s", fl.Outliers, words.CountNoun(n-len(rows), "row"), n, name)
 		}
 		res.OutlierRows = len(rows)
 		if why := setAsideWhy(far, codeRows, notFrom(notFrom(found.cells, far), codeRows), fl.Outliers == OutliersDrop); strings.Contains(why, ",") {
-			e.Notef("left out %d of the %s of %s in all (%s); -outliers keep keeps them", len(rows), countNoun(n, "row"), name, why)
+			e.Notef("left out %d of the %s of %s in all (%s); -outliers keep keeps them", len(rows), words.CountNoun(n, "row"), name, why)
 		}
 		dropRows(t, rows)
 		// A column may hold one value once its outliers are gone.
@@ -358,7 +360,7 @@ func noteTextIDs(e Notes, ids []dataio.IDColumn, name string) {
 		e.Notef("left out %s of %s: text with a different value in every row (%q in the first), an id or a name rather than a measurement", cols[0], name, ids[0].First)
 		return
 	}
-	e.Notef("left out %s of %s: each holds text with a different value in every row, ids or names rather than measurements", joinAnd(cols), name)
+	e.Notef("left out %s of %s: each holds text with a different value in every row, ids or names rather than measurements", words.JoinAnd(cols), name)
 }
 
 // isIDName reports whether a header name reads as an id: one of idNames,
@@ -420,7 +422,7 @@ func (a *auditor) ref(j int) string {
 
 // label names column j in a message: `column 3 ("x3")`, `column 3`.
 func (a *auditor) label(j int) string {
-	return strings.TrimSuffix(dataColumnName(a.t, a.name, j), " of "+a.name)
+	return strings.TrimSuffix(a.t.ColumnName(a.name, j), " of "+a.name)
 }
 
 // refs returns the -drop list of the columns cols: names and numbers,
@@ -456,7 +458,7 @@ func (a *auditor) labels(cols []int, max int) string {
 		}
 		s = append(s, a.label(j))
 	}
-	return joinAnd(s)
+	return words.JoinAnd(s)
 }
 
 // noteLeftOut writes the notes on the columns left out for their reason:

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca/internal/dataio"
@@ -216,13 +218,13 @@ func (a *auditor) noteOutliers(far []outlier) {
 		}
 	}
 	if len(rows) > 5 {
-		what = append(what, countNoun(len(rows)-5, "more row"))
+		what = append(what, words.CountNoun(len(rows)-5, "more row"))
 	}
 	subj, them := fmt.Sprintf("%d rows of %s hold values far outside the rest of their columns", len(rows), a.name), "them"
 	if len(rows) == 1 {
 		subj, them = fmt.Sprintf("1 row of %s holds a value far outside the rest of its column", a.name), "it"
 	}
-	a.e.Notef("%s, %s: %s; -outliers drop leaves %s out", subj, a.decides(), joinAnd(what), them)
+	a.e.Notef("%s, %s: %s; -outliers drop leaves %s out", subj, a.decides(), words.JoinAnd(what), them)
 }
 
 // noteCodes writes one note on the missing-value codes found; dropped
@@ -251,14 +253,14 @@ func (a *auditor) noteCodes(codes []codeUse, dropped bool) {
 		if len(a.t.Lines) == 0 {
 			where = strings.Replace(where, "line", "row", 1)
 		}
-		what = append(what, fmt.Sprintf("%s in %s (%s, %s)", num(u.v), a.label(u.j), countNoun(len(u.rows), "row"), where))
+		what = append(what, fmt.Sprintf("%s in %s (%s, %s)", num(u.v), a.label(u.j), words.CountNoun(len(u.rows), "row"), where))
 	}
 	what2 := "kept with -outliers keep, they may decide the fit (by default those rows are left out)"
 	if dropped {
 		what2 = "those rows are left out (-outliers keep keeps them)"
 	}
 	a.e.Notef("%s holds common codes for a missing value, far outside the other values of their columns: %s; %s",
-		a.name, joinAnd(what), what2)
+		a.name, words.JoinAnd(what), what2)
 }
 
 // dropRows leaves the rows (sorted) out of t: its data, labels and lines.

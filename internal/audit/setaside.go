@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca/internal/screen"
@@ -90,17 +92,17 @@ func (a *auditor) noteFar(far []int, scr *screen.Screen, cols []int, dropped boo
 		}
 	}
 	if len(far) > 5 {
-		what = append(what, countNoun(len(far)-5, "more row"))
+		what = append(what, words.CountNoun(len(far)-5, "more row"))
 	}
 	subj := fmt.Sprintf("%d rows of %s lie far from the rest: each alone carries over a quarter of the rows' spread in its direction", len(far), a.name)
 	if len(far) == 1 {
 		subj = fmt.Sprintf("1 row of %s lies far from the rest: alone it carries over a quarter of the rows' spread in its direction", a.name)
 	}
-	act := "left out (-outliers keep keeps " + agree(len(far), "it", "them") + ")"
+	act := "left out (-outliers keep keeps " + words.Agree(len(far), "it", "them") + ")"
 	if !dropped {
 		act = "kept with -outliers keep, " + a.decides() + " (by default such rows are left out)"
 	}
-	a.e.Notef("%s: %s; %s", subj, joinAnd(what), act)
+	a.e.Notef("%s: %s; %s", subj, words.JoinAnd(what), act)
 }
 
 // notFrom returns the outliers of cells whose rows are not in rows
@@ -316,5 +318,5 @@ func LineList(lines []int, max int) string {
 	if len(lines) == 1 {
 		return "line " + out[0]
 	}
-	return "lines " + joinAnd(out)
+	return "lines " + words.JoinAnd(out)
 }

@@ -345,3 +345,16 @@ func Read(r io.Reader, name string, opt Options) (*Table, error) {
 	t.Dropped = s.Dropped()
 	return &t, nil
 }
+
+// ColumnName names column j of the data of t, read from the file named
+// file: `column 3 ("x3") of data.csv` (LIBSVM: `feature 3 of …`).
+func (t *Table) ColumnName(file string, j int) string {
+	s := fmt.Sprintf("column %d", t.Fields[j])
+	if t.Format == LIBSVM {
+		s = fmt.Sprintf("feature %d", t.Fields[j])
+	}
+	if t.Names != nil && t.Names[j] != "" {
+		s += fmt.Sprintf(" (%q)", t.Names[j])
+	}
+	return s + " of " + file
+}

@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
@@ -250,7 +252,7 @@ func (f *fitFlags) run(ctx context.Context, e *env, set map[string]bool) error {
 		}
 		if k := ngcabeam.AsideOf(res.Metrics()); k > 0 && f.full {
 			e.notef("-full: the passes over every row left out %s of %s that the sample's rule sets aside (far from the rest, or a missing-value code, as \"ngca transform\" sets rows aside); -outliers keep keeps them",
-				countNoun(k, "row"), f.in.glob)
+				words.CountNoun(k, "row"), f.in.glob)
 		}
 	}
 	return nil
@@ -350,9 +352,9 @@ func notes(e *env, glob string, files []ngcabeam.File, transform bool) {
 			return fmt.Sprintf("the %d files of %s", len(files), glob)
 		}
 		if len(paths) <= 3 {
-			return joinAnd(paths)
+			return words.JoinAnd(paths)
 		}
-		return fmt.Sprintf("%s and %d more files of %s", joinAnd(paths[:3]), len(paths)-3, glob)
+		return fmt.Sprintf("%s and %d more files of %s", words.JoinAnd(paths[:3]), len(paths)-3, glob)
 	}
 	if len(short) > 0 {
 		e.notef("the header of %s has one name fewer than its rows have fields, as R's write.table writes row names: the first field of each row is read as its name, not as data", name(short))
@@ -373,29 +375,14 @@ func notes(e *env, glob string, files []ngcabeam.File, transform bool) {
 	total := rows + dropped
 	switch {
 	case dropped > 0 && !transform:
-		e.notef("-missing drop: left out %d of the %s of %s (a missing value in a selected column or the label)", dropped, countNoun(total, "row"), all)
+		e.notef("-missing drop: left out %d of the %s of %s (a missing value in a selected column or the label)", dropped, words.CountNoun(total, "row"), all)
 	case dropped > 0:
-		e.notef("left out %d of the %s of %s, which %s a missing value (-missing drop); the output has a line per row kept", dropped, countNoun(total, "row"), all, agree(dropped, "holds", "hold"))
+		e.notef("left out %d of the %s of %s, which %s a missing value (-missing drop); the output has a line per row kept", dropped, words.CountNoun(total, "row"), all, words.Agree(dropped, "holds", "hold"))
 	}
 	if gaps > 0 {
 		e.notef("%d of the %s of %s %s a missing value in a data column: %s empty coordinates (-missing drop leaves %s out)",
-			gaps, countNoun(total, "row"), all, agree(gaps, "holds", "hold"), agree(gaps, "its line has", "their lines have"), agree(gaps, "it", "them"))
+			gaps, words.CountNoun(total, "row"), all, words.Agree(gaps, "holds", "hold"), words.Agree(gaps, "its line has", "their lines have"), words.Agree(gaps, "it", "them"))
 	}
-}
-
-// joinAnd joins items as "a, b and c".
-func joinAnd(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	s := items[0]
-	for _, it := range items[1 : len(items)-1] {
-		s += ", " + it
-	}
-	return s + " and " + items[len(items)-1]
 }
 
 func init() {

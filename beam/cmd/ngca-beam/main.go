@@ -252,19 +252,3 @@ func checkGlob(glob string) error {
 	}
 	return nil
 }
-
-// countNoun returns "1 row" or "n rows".
-func countNoun(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// agree returns one if n is 1, else many.
-func agree(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ngca-go/ngca/internal/words"
+
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
@@ -124,8 +126,8 @@ func (f *transformFlags) run(ctx context.Context, e *env, set map[string]bool) e
 			}
 		}
 		if len(pos) > 0 {
-			e.notef("%s %s no header, so %s data columns are taken by position as the fit's %s", joinAnd(pos), agree(len(pos), "has", "have"),
-				agree(len(pos), "its", "their"), abbrevList(cols.Columns, 6))
+			e.notef("%s %s no header, so %s data columns are taken by position as the fit's %s", words.JoinAnd(pos), words.Agree(len(pos), "has", "have"),
+				words.Agree(len(pos), "its", "their"), abbrevList(cols.Columns, 6))
 		}
 	}
 	return nil
