@@ -62,8 +62,12 @@ func fitJSON(a *fitArgs, m methods.Method, t *dataio.Table, info loaded, res *ng
 	if err != nil {
 		return nil, err
 	}
-	c := checkFields{Check: chk}
-	if chk == nil && checkErr != nil {
+	var c checkFields
+	if chk != nil {
+		if c.Check, err = json.Marshal(chk); err != nil {
+			return nil, err
+		}
+	} else if checkErr != nil {
 		c.CheckError = checkErr.Error()
 	}
 	tail, err := json.Marshal(c)

@@ -76,8 +76,9 @@ type Fields struct {
 
 // CheckFields are the fields of -check, after the library's.
 type CheckFields struct {
-	// Check is the report of ngca.Check, as its MarshalJSON writes it.
-	Check *ngca.CheckReport `json:"check,omitempty"`
+	// Check is the JSON of the report of ngca.Check, as its MarshalJSON
+	// writes it.
+	Check json.RawMessage `json:"check,omitempty"`
 	// CheckError says why -check could not judge the fit.
 	CheckError string `json:"check_error,omitempty"`
 }
