@@ -9,12 +9,4 @@ import (
 // TestDocComments checks that the doc comments of the package name only
 // types, fields, methods and functions that exist (see
 // internal/doccheck for the names it checks).
-func TestDocComments(t *testing.T) {
-	problems, err := doccheck.Check(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range problems {
-		t.Errorf("%v", p)
-	}
-}
+func TestDocComments(t *testing.T) { doccheck.Test(t, ".") }

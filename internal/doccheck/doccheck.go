@@ -57,6 +57,27 @@ func (p Problem) String() string {
 	return fmt.Sprintf("%s:%d: %s: %s", p.Pos.Filename, p.Pos.Line, p.Name, p.Why)
 }
 
+// T is the part of testing.TB that Test uses.
+type T interface {
+	Helper()
+	Fatal(args ...any)
+	Errorf(format string, args ...any)
+}
+
+// Test reports, through t, every name in the doc comments of the package
+// in dir that names nothing (Check), and fails t if the package cannot be
+// read. Each package's TestDocComments calls it with ".".
+func Test(t T, dir string) {
+	t.Helper()
+	problems, err := Check(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("%v", p)
+	}
+}
+
 // Check returns the names in the doc comments of the package in dir that
 // name nothing, in the order of the files and lines. The module that
 // holds dir is found by its go.mod, for the packages it imports.

@@ -50,12 +50,4 @@ func TestWrite(t *testing.T) {
 
 // TestDocComments checks that the doc comments of the package name only
 // types, fields, methods and functions that exist.
-func TestDocComments(t *testing.T) {
-	problems, err := doccheck.Check(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range problems {
-		t.Errorf("%v", p)
-	}
-}
+func TestDocComments(t *testing.T) { doccheck.Test(t, ".") }
