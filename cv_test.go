@@ -117,8 +117,8 @@ func plainScore(x, a *mat.Dense, rows []int, c *mat.Dense, j int, sigma float64,
 // TestCVAgainstPlainLoop compares the score tables, choices and refitted θ
 // of fitStage (per-fold sums formed once, training sums by subtraction, one
 // tridiagonalisation per λ path) with a plain k-fold loop that refits from
-// the training rows directly; and likewise the robust variant's stage
-// (fitRobustStage: no self-pairs, with a linear part and kernel columns).
+// the training rows directly; and likewise with the robust variant's
+// options (no self-pairs, a linear part and kernel columns).
 func TestCVAgainstPlainLoop(t *testing.T) {
 	const n, d, b, k = 61, 3, 8, 4 // folds of 15, 15, 15 and 16 rows
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -154,25 +154,15 @@ func TestCVAgainstPlainLoop(t *testing.T) {
 		}
 		part := newPartition(rng, n, k)
 		p := &plan{workers: 2}
-		st := lsStage{name: "test", x: x, a: av, centers: c, widths: widths, ridges: ridges, part: part}
+		st := lsStage{name: "test", x: x, a: av, centers: c, widths: widths, ridges: ridges, part: part,
+			noSelf: tc.robust, linear: linear, kernelCols: tc.kcols}
+		m, cv, err := fitStage(context.Background(), st, p)
 		var (
 			theta *mat.Dense
 			lin   []float64
-			cv    stageCV
-			err   error
 		)
-		if tc.robust {
-			var m *robustModel
-			m, cv, err = fitRobustStage(context.Background(), robustStage{lsStage: st, linear: linear, kernelCols: tc.kcols}, p)
-			if err == nil {
-				theta, lin = m.kern.theta, m.lin
-			}
-		} else {
-			var m *derivModel
-			m, cv, err = fitStage(context.Background(), st, p)
-			if err == nil {
-				theta = m.theta
-			}
+		if err == nil {
+			theta, lin = m.kern.theta, m.lin
 		}
 		if err != nil {
 			t.Fatal(err)

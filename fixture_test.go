@@ -133,7 +133,10 @@ func TestFixtureWFLSNGCA(t *testing.T) {
 	var models []*derivModel
 	fit := func(ctx context.Context, st lsStage) (rowModel, stageCV, error) {
 		m, cv, err := fitStage(ctx, st, &pr.plan)
-		models = append(models, m)
+		if err != nil {
+			return nil, cv, err
+		}
+		models = append(models, m.kern)
 		return m, cv, err
 	}
 	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), est.newPartition)

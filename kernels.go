@@ -62,6 +62,23 @@ func kernelT(ctx context.Context, workers int, kt, d2 []float64, b int, sigma fl
 	}, nil)
 }
 
+// kernelNoSelf is kernelT with every zero distance, a center's own data
+// row, given kernel value zero. Without that, a narrow kernel is a spike at
+// a data row, where ψ_kj = 0 but ∂_jψ_kj = −1; the training objective then
+// drives θ_k to about 1/(nλ), while held-out points never see the spike, so
+// cross-validation cannot reject it.
+func kernelNoSelf(ctx context.Context, workers int, kt, d2 []float64, b int, sigma float64) error {
+	if err := kernelT(ctx, workers, kt, d2, b, sigma); err != nil {
+		return err
+	}
+	for i, v := range d2 {
+		if v == 0 {
+			kt[i] = 0
+		}
+	}
+	return nil
+}
+
 // derivModel is a fitted set of per-coordinate models in the
 // Gaussian-derivative basis,
 //
@@ -194,6 +211,54 @@ func evalRows(ctx context.Context, workers int, m rowModel, z, vals, slopes *mat
 		}
 		return nil
 	}, nil)
+}
+
+// stageModel is a fitted stage: a derivModel whose kernels may see
+// only some of the coordinates, plus an optional linear part.
+type stageModel struct {
+	kern *derivModel
+	// inKernel, if not nil, marks the columns the kernels' distances use.
+	inKernel []bool
+	// lin, if not nil, is d×(d+1): f_j has the linear part
+	// Σ_m lin[j][m]·x_m + lin[j][d].
+	lin []float64
+}
+
+func (m *stageModel) newScratch() *evalScratch { return m.kern.newScratch() }
+
+// evalRow evaluates the model at x as derivModel.evalRow does, with the
+// kernels' distances over the kernel columns and the linear part added.
+func (m *stageModel) evalRow(s *evalScratch, x, vals, slopes []float64) {
+	m.kern.geometry(s, x)
+	b, d := m.kern.centers.Dims()
+	if m.inKernel != nil {
+		for k := 0; k < b; k++ {
+			dk := s.diff[k*d : (k+1)*d]
+			var d2, q float64
+			for l, v := range x {
+				if m.inKernel[l] {
+					d2 += dk[l] * dk[l]
+					q += dk[l] * v
+				}
+			}
+			s.d2[k], s.q[k] = d2, q
+		}
+	}
+	m.kern.combine(s, x, vals, slopes)
+	if m.lin == nil {
+		return
+	}
+	for j := 0; j < d; j++ {
+		lj := m.lin[j*(d+1) : (j+1)*(d+1)]
+		var lx float64
+		for l, v := range x {
+			lx += lj[l] * v
+		}
+		vals[j] += lx + lj[d]
+		if slopes != nil {
+			slopes[j] += lx
+		}
+	}
 }
 
 // jacobianTo sets dst (d×d) to the Jacobian of the model at x,

@@ -95,7 +95,7 @@ func TestModelDerivatives(t *testing.T) {
 	const b, d = 12, 5
 	m, x := randomModel(rng, b, d)
 	t.Run("all columns", func(t *testing.T) { checkModelDerivatives(t, m, x, m.jacobianTo) })
-	rm := &robustModel{kern: m, inKernel: []bool{true, false, true, false, false}, lin: make([]float64, d*(d+1))}
+	rm := &stageModel{kern: m, inKernel: []bool{true, false, true, false, false}, lin: make([]float64, d*(d+1))}
 	for i := range rm.lin {
 		rm.lin[i] = rng.NormFloat64()
 	}

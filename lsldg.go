@@ -116,7 +116,7 @@ func (l *LSLDG) Fit(ctx context.Context, x mat.Matrix) (*LSLDGModel, error) {
 		return nil, err
 	}
 	sw.lap("lsldg")
-	return &LSLDGModel{cv: cv, Timings: sw.total(), model: g, scale: pr.scale, workers: pr.workers}, nil
+	return &LSLDGModel{cv: cv, Timings: sw.total(), model: g.kern, scale: pr.scale, workers: pr.workers}, nil
 }
 
 func (l *LSLDG) config() config {

@@ -135,11 +135,12 @@ func fitLS(ctx context.Context, pr *prepared, sw *stopwatch) (*lsStages, error) 
 	part := newPartition(pr.rng, pr.n, pr.folds)
 	sw.lap("prepare")
 
-	g, cv, err := fitStage(ctx, lsStage{name: "lsldg", x: y, centers: centers,
+	m, cv, err := fitStage(ctx, lsStage{name: "lsldg", x: y, centers: centers,
 		widths: pr.widths, ridges: pr.ridges, part: part}, &pr.plan)
 	if err != nil {
 		return nil, err
 	}
+	g := m.kern
 	u := mat.NewDense(pr.n, pr.d, nil)
 	if err := g.eval(ctx, pr.workers, y, u, nil); err != nil {
 		return nil, err

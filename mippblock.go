@@ -126,7 +126,7 @@ func (pp *mippProblem) runBlock(sc *mippScratch, fns []indexFn, signs []uint64, 
 	n := float64(pp.n)
 	for it := 1; ; it++ {
 		last := it == pp.iters
-		sum := pp.sweep(sc, fns[0].kind, &p, last, &sq)
+		sum := pp.betaSums(sc, fns[0].kind, &p, last, &sq)
 		for k, w := range sc.w {
 			sc.beta[k] = (sc.beta[k] - sum[k%asm.Lanes]*w) / n
 		}
@@ -170,10 +170,10 @@ func (pp *mippProblem) chunk(r0, m int) []float64 {
 	return pp.y[r0*pp.stride : (r0+m-1)*pp.stride+pp.d]
 }
 
-// sweep sets sc.beta to Yᵀs(Yw) for the lanes' directions w (the columns
+// betaSums sets sc.beta to Yᵀs(Yw) for the lanes' directions w (the columns
 // of sc.w) and returns the lane sums Σᵢ s′(wᵀyᵢ). If last, it also adds
 // Σᵢ‖yᵢsᵢ − s′ᵢw‖² = Σᵢ sᵢ²‖yᵢ‖² − 2sᵢs′ᵢ(wᵀyᵢ) + s′ᵢ²‖w‖² to sq.
-func (pp *mippProblem) sweep(sc *mippScratch, kind familyKind, p *[asm.Lanes]float64, last bool, sq *[asm.Lanes]float64) [asm.Lanes]float64 {
+func (pp *mippProblem) betaSums(sc *mippScratch, kind familyKind, p *[asm.Lanes]float64, last bool, sq *[asm.Lanes]float64) [asm.Lanes]float64 {
 	clear(sc.beta)
 	var sum, ww [asm.Lanes]float64
 	for k, w := range sc.w {

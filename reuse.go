@@ -18,8 +18,8 @@ var storeBudget = 256 << 20
 //
 // The fields only and gramOnly, set before the keeping stage begins,
 // narrow what is kept: the robust variant's axes stage 2 runs on every
-// second width, and its stage 1 reduces a Schur complement of G that
-// stage 2 has no use for, so it keeps G_f alone (saveGram) at those widths.
+// second width, and takes from its stage 1 the G_f of those widths alone
+// (saveGram), reducing its own training means (stageCell.score).
 type foldStore struct {
 	only     []float64 // if not nil, the widths a later stage will read
 	gramOnly bool      // the entries hold G_f alone; any smallest ridge
@@ -125,8 +125,7 @@ func addLower(g []float64, entries []foldEntry) {
 }
 
 // saveGram records G_f (lower triangle of g) alone, for a later stage that
-// reduces its own matrix (the robust variant's, whose stage 1 reduces a
-// Schur complement of G; robustCell.score).
+// reduces its own training means (stageCell.score).
 func (e foldEntry) saveGram(g []float64) {
 	b := len(e.d)
 	for i := 0; i < b; i++ {

@@ -48,9 +48,9 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 	sz, sg := rowsOf(pr.z, sub), rowsOf(gauss, sub)
 	sn, _ := sz.Dims()
 	part := newPartition(pr.rng, sn, pr.folds)
-	sel := robustStage{lsStage: lsStage{name: "select", x: sz, a: sg, centers: centers, widths: everyOther(pr.widths),
-		ridges: everyOther(pr.ridges), part: part}, zOut: z}
-	_, cvSel, err := fitRobustStage(ctx, sel, &pr.plan)
+	sel := lsStage{name: "select", x: sz, a: sg, centers: centers, widths: everyOther(pr.widths),
+		ridges: everyOther(pr.ridges), part: part, noSelf: true, zOut: z}
+	_, cvSel, err := fitStage(ctx, sel, &pr.plan)
 	if err != nil {
 		return nil, err
 	}
@@ -75,15 +75,16 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 	s2.widths = everyOther(s2.widths)
 	*s1.keep = foldStore{only: s2.widths, gramOnly: true}
 	fit1 := func(ctx context.Context, st lsStage) (rowModel, stageCV, error) {
-		st.a = gauss
-		m, cv, err := fitRobustStage(ctx, robustStage{lsStage: st, kernelCols: cols, nullZ: nullZ}, &pr.plan)
+		st.a, st.noSelf, st.kernelCols, st.nullZ = gauss, true, cols, nullZ
+		m, cv, err := fitStage(ctx, st, &pr.plan)
 		if m != nil {
 			m.lin = lin
 		}
 		return m, cv, err
 	}
 	fit2 := func(ctx context.Context, st lsStage) (rowModel, stageCV, error) {
-		return fitRobustStage(ctx, robustStage{lsStage: st, kernelCols: cols, nullZ: nullZ, minKept: dim}, &pr.plan)
+		st.noSelf, st.kernelCols, st.nullZ, st.minKept = true, cols, nullZ, dim
+		return fitStage(ctx, st, &pr.plan)
 	}
 	v, cvs, err := twoStages(ctx, pr, s1, s2, fit1, fit2, sw)
 	if err != nil {
@@ -118,9 +119,9 @@ func marginalScreen(ctx context.Context, pr *prepared, z, gauss, centers *mat.De
 	for j := range zm {
 		zj := make([]float64, 1)
 		col := []int{j}
-		st := robustStage{lsStage: lsStage{name: "marginal", x: columns(z, col), a: columns(gauss, col), centers: columns(few, col),
-			widths: everyOther(pr.widths), ridges: everyOther(pr.ridges), part: part}, zOut: zj}
-		if _, _, err := fitRobustStage(ctx, st, &p); err != nil {
+		st := lsStage{name: "marginal", x: columns(z, col), a: columns(gauss, col), centers: columns(few, col),
+			widths: everyOther(pr.widths), ridges: everyOther(pr.ridges), part: part, noSelf: true, zOut: zj}
+		if _, _, err := fitStage(ctx, st, &p); err != nil {
 			return nil, err
 		}
 		zm[j] = zj[0]

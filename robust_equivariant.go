@@ -118,9 +118,9 @@ func alignStep(ctx context.Context, pr *prepared, u *mat.Dense, dim int, name st
 	y.Mul(pr.z, u)
 	n, d := y.Dims()
 	yu := mat.DenseCopyOf(y.Slice(0, n, 0, dim))
-	st := robustStage{lsStage: lsStage{name: name, x: yu, centers: pr.centersFrom(yu, inFrame(u, dim)), widths: everyOther(pr.widths),
-		ridges: everyOther(pr.ridges), part: newPartition(pr.rng, n, pr.folds)}, linear: true, linX: &y}
-	g, cv, err := fitRobustStage(ctx, st, &pr.plan)
+	st := lsStage{name: name, x: yu, centers: pr.centersFrom(yu, inFrame(u, dim)), widths: everyOther(pr.widths),
+		ridges: everyOther(pr.ridges), part: newPartition(pr.rng, n, pr.folds), noSelf: true, linear: true, linX: &y}
+	g, cv, err := fitStage(ctx, st, &pr.plan)
 	if err != nil {
 		return nil, cv, err
 	}

@@ -241,14 +241,14 @@ func TestKeepAtLeast(t *testing.T) {
 
 // sweptStage lays out the stage's data and runs its sweep on the given
 // number of workers, with cells for cells workers.
-func sweptStage(t *testing.T, st *robustStage, workers, cells int) (*robustSweep, *stageData, []choice) {
+func sweptStage(t *testing.T, st *lsStage, workers, cells int) (*stageSweep, *stageData, []choice) {
 	t.Helper()
 	sd, err := newStageData(context.Background(), 1, st.x, nil, st.centers, st.x, st.centers, st.part)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs := newRobustSweep(st, sd, cells)
-	choices, err := sweep(context.Background(), &plan{workers: workers}, sd, st.widths, len(st.ridges), kernelNoSelf, rs.cellOf)
+	rs := newStageSweep(st, sd, cells)
+	choices, err := sweep(context.Background(), &plan{workers: workers}, rs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,17 +267,17 @@ func TestNullTestIdleWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := robustStage{lsStage: lsStage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 12, 0, 4)),
-		widths: []float64{0.7, 2}, ridges: []float64{1e-3, 0.1}, part: newPartition(rng, 150, 3)}, linear: true, nullZ: 1}
+	st := lsStage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 12, 0, 4)),
+		widths: []float64{0.7, 2}, ridges: []float64{1e-3, 0.1}, part: newPartition(rng, 150, 3), noSelf: true, linear: true, nullZ: 1}
 	// The sweep on one worker: cell 0 scores every coordinate, cell 1
 	// none.
 	rs, _, choices := sweptStage(t, &st, 1, 2)
 	for j := 0; j < 4; j++ {
 		w := choices[j].w
-		kt0, err0 := rs.cellOf(0).(*robustCell).allRows(w)
+		kt0, err0 := rs.cellOf(0).allRows(w)
 		d0 := make([]float64, 150)
 		rs.lossRows(j, w, kt0, 0, 150, d0)
-		kt1, err1 := rs.cellOf(1).(*robustCell).allRows(w)
+		kt1, err1 := rs.cellOf(1).allRows(w)
 		d1 := make([]float64, 150)
 		rs.lossRows(j, w, kt1, 0, 150, d1)
 		if err0 != nil || err1 != nil {
@@ -305,8 +305,8 @@ func TestNullTestPasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, linear := range []bool{true, false} {
-		st := robustStage{lsStage: lsStage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 12, 0, 4)),
-			widths: []float64{2, 0.7, 0.3}, ridges: []float64{1e-3, 0.1}, part: newPartition(rng, 300, 3)}, linear: linear, nullZ: 1}
+		st := lsStage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 12, 0, 4)),
+			widths: []float64{2, 0.7, 0.3}, ridges: []float64{1e-3, 0.1}, part: newPartition(rng, 300, 3), noSelf: true, linear: linear, nullZ: 1}
 		rs, sd, choices := sweptStage(t, &st, 2, 2)
 		if sd.d2 == nil {
 			t.Fatal("the stage did not keep its distances")
@@ -352,10 +352,9 @@ func TestKeptFoldFits(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, linear := range []bool{true, false} {
-		st := robustStage{lsStage: lsStage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 16, 0, 4)),
-			widths: []float64{4, 1.5, 0.7, 0.3}, ridges: []float64{1, 0.1, 1e-2, 1e-3}, part: newPartition(rng, 200, 4)},
-			linear: linear, nullZ: 1}
-		sweepOf := func(widths, ridges []float64) (*robustSweep, []choice) {
+		st := lsStage{name: "test", x: x, centers: mat.DenseCopyOf(x.Slice(0, 16, 0, 4)),
+			widths: []float64{4, 1.5, 0.7, 0.3}, ridges: []float64{1, 0.1, 1e-2, 1e-3}, part: newPartition(rng, 200, 4), noSelf: true, linear: linear, nullZ: 1}
+		sweepOf := func(widths, ridges []float64) (*stageSweep, []choice) {
 			t.Helper()
 			s := st
 			s.widths, s.ridges = widths, ridges

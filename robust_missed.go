@@ -54,9 +54,9 @@ func missedZ(ctx context.Context, yw *prepared, s, o *mat.Dense) (float64, error
 	z := make([]float64, k+dim)
 	p := yw.plan
 	p.progress = nil
-	st := robustStage{lsStage: lsStage{name: "missed", x: &x, a: gauss, centers: yw.centersFrom(&x, inFrame(u, k+dim)),
-		widths: everyOther(yw.widths), ridges: everyOther(yw.ridges), part: newPartition(yw.rng, n, yw.folds)}, zOut: z}
-	if _, _, err := fitRobustStage(ctx, st, &p); errors.Is(err, ErrSingular) {
+	st := lsStage{name: "missed", x: &x, a: gauss, centers: yw.centersFrom(&x, inFrame(u, k+dim)),
+		widths: everyOther(yw.widths), ridges: everyOther(yw.ridges), part: newPartition(yw.rng, n, yw.folds), noSelf: true, zOut: z}
+	if _, _, err := fitStage(ctx, st, &p); errors.Is(err, ErrSingular) {
 		return math.NaN(), nil
 	} else if err != nil {
 		return math.NaN(), err

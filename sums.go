@@ -172,7 +172,7 @@ func (l *LSLDG) FitPlan(ctx context.Context, x mat.Matrix) (*LSLDGModel, *Plan, 
 		return nil, nil, err
 	}
 	sw.lap("lsldg")
-	m := &LSLDGModel{cv: cv, Timings: sw.total(), model: g, scale: pr.scale, workers: pr.workers}
+	m := &LSLDGModel{cv: cv, Timings: sw.total(), model: g.kern, scale: pr.scale, workers: pr.workers}
 	return m, newPlan(methodLSLDG, 0, x, pr, []stageCV{cv}), nil
 }
 

@@ -2,6 +2,9 @@ package ngca
 
 import (
 	"context"
+	"math"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // nullTest compares, for every coordinate j with its chosen (σ_j, λ_j),
@@ -9,13 +12,13 @@ import (
 // (the linear part alone, or f_j = 0 without one). It fills the stage's
 // zOut if set, and reports which coordinates fail the test (all false
 // when nullZ ≤ 0). It does nothing when the stage asks for neither.
-func (rs *robustSweep) nullTest(ctx context.Context, workers int, choices []choice) ([]bool, error) {
-	st, sd := rs.st, rs.sd
+func (ss *stageSweep) nullTest(ctx context.Context, workers int, choices []choice) ([]bool, error) {
+	st, sd := ss.st, ss.sd
 	zeroed := make([]bool, sd.d)
 	if !st.testsNull() {
 		return zeroed, nil
 	}
-	dlt, err := rs.lossDiffs(ctx, workers, choices)
+	dlt, err := ss.lossDiffs(ctx, workers, choices)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +58,7 @@ func keepAtLeast(zeroed []bool, z []float64, k int) {
 
 // lossDiffs returns, for every coordinate j in fold order, every row's
 // held-out loss f² + 2(∂_j f + f·a) under the model with the chosen width
-// (and the chosen ridge, whose fold fits the sweep kept in rs.fits) minus
+// (and the chosen ridge, whose fold fits the sweep kept in ss.fits) minus
 // the same loss under the null model, each row predicted by the fits
 // without its fold. When the stage keeps its distances (b·n ≤
 // keptDistances), the kernel values of all rows are formed once per worker
@@ -64,19 +67,19 @@ func keepAtLeast(zeroed []bool, z []float64, k int) {
 // formed pass by pass (blocks.go), in parallel over the passes, so that
 // the memory stays O(b·passRows) per worker. The two agree up to the
 // rounding of the vectorised exponential (TestNullTestPasses).
-func (rs *robustSweep) lossDiffs(ctx context.Context, workers int, choices []choice) ([][]float64, error) {
-	sd, st := rs.sd, rs.st
+func (ss *stageSweep) lossDiffs(ctx context.Context, workers int, choices []choice) ([][]float64, error) {
+	sd, st := ss.sd, ss.st
 	dlt := make([][]float64, sd.d)
 	for j := range dlt {
 		dlt[j] = make([]float64, sd.n)
 	}
 	if sd.d2 != nil {
 		err := parallelFor(ctx, workers, sd.d, func(wk, j int) error {
-			kt, err := rs.cellOf(wk).(*robustCell).allRows(choices[j].w)
+			kt, err := ss.cellOf(wk).allRows(choices[j].w)
 			if err != nil {
 				return err
 			}
-			rs.lossRows(j, choices[j].w, kt, 0, sd.n, dlt[j])
+			ss.lossRows(j, choices[j].w, kt, 0, sd.n, dlt[j])
 			return nil
 		}, nil)
 		return dlt, err
@@ -96,11 +99,11 @@ func (rs *robustSweep) lossDiffs(ctx context.Context, workers int, choices []cho
 				}
 				if kt == nil {
 					var err error
-					if kt, err = scratch[wk].kernel(ctx, 1, sd, kernelNoSelf, ps, sigma); err != nil {
+					if kt, err = scratch[wk].kernel(ctx, 1, sd, ss.kernel, ps, sigma); err != nil {
 						return err
 					}
 				}
-				rs.lossRows(j, w, kt, lo, hi, dlt[j][lo:hi])
+				ss.lossRows(j, w, kt, lo, hi, dlt[j][lo:hi])
 			}
 		}
 		return nil
@@ -110,14 +113,14 @@ func (rs *robustSweep) lossDiffs(ctx context.Context, workers int, choices []cho
 
 // allRows returns the kernel values of all rows (b×n) at the width index
 // w, kept in the cell for the next coordinate of the same width.
-func (c *robustCell) allRows(w int) ([]float64, error) {
-	sd := c.rs.sd
+func (c *stageCell) allRows(w int) ([]float64, error) {
+	sd := c.ss.sd
 	if c.kt == nil {
 		c.kt = make([]float64, sd.b*sd.n)
 	}
 	if c.ktWidth != w {
 		c.ktWidth = -1
-		if err := kernelNoSelf(context.Background(), 1, c.kt, sd.d2, sd.b, c.rs.st.widths[w]); err != nil {
+		if err := c.ss.kernel(context.Background(), 1, c.kt, sd.d2, sd.b, c.ss.st.widths[w]); err != nil {
 			return nil, err
 		}
 		c.ktWidth = w
@@ -128,18 +131,18 @@ func (c *robustCell) allRows(w int) ([]float64, error) {
 // lossRows sets dlt[p−lo], for the rows lo ≤ p < hi of the fold order, to
 // the difference of the held-out losses of lossDiffs, from the kernel
 // values kt of those rows (b×(hi−lo)) at the width index w.
-func (rs *robustSweep) lossRows(j, w int, kt []float64, lo, hi int, dlt []float64) {
-	sd := rs.sd
+func (ss *stageSweep) lossRows(j, w int, kt []float64, lo, hi int, dlt []float64) {
+	sd := ss.sd
 	n, m := sd.n, hi-lo
 	var aj []float64
 	if sd.aT != nil {
 		aj = sd.aT[j*n : (j+1)*n]
 	}
-	xj, cj, curv := sd.xT[j*n:(j+1)*n], sd.cT.RawRowView(j), rs.curv(j, rs.st.widths[w])
+	xj, cj, curv := sd.xT[j*n:(j+1)*n], sd.cT.RawRowView(j), ss.curv(j, ss.st.widths[w])
 	// The kernel part, center by center over each fold's rows (contiguous
 	// in kt); the sums over centers keep their order.
 	fv, df := make([]float64, m), make([]float64, m)
-	for f, ff := range rs.fits[j] {
+	for f, ff := range ss.fits[j] {
 		flo, fhi := max(lo, sd.part.bounds[f]), min(hi, sd.part.bounds[f+1])
 		if flo >= fhi {
 			continue
@@ -159,9 +162,9 @@ func (rs *robustSweep) lossRows(j, w int, kt []float64, lo, hi int, dlt []float6
 		for p := flo; p < fhi; p++ {
 			fvp, dfp := fv[p-lo], df[p-lo]
 			var f0, df0 float64
-			if rs.lf != nil {
-				q := rs.lf.q
-				for col, v := range rs.lf.rows[p*q : (p+1)*q] {
+			if ss.lf != nil {
+				q := ss.lf.q
+				for col, v := range ss.lf.rows[p*q : (p+1)*q] {
 					fvp += ff.a[col] * v
 					f0 += ff.a0[col] * v
 				}
@@ -175,4 +178,15 @@ func (rs *robustSweep) lossRows(j, w int, kt []float64, lo, hi int, dlt []float6
 			dlt[p-lo] = (fvp*fvp + 2*(dfp+fvp*av)) - (f0*f0 + 2*(df0+f0*av))
 		}
 	}
+}
+
+// meanZ is the z-score of the mean of dlt: the mean over its standard
+// error.
+func meanZ(dlt []float64) float64 {
+	mean, vr := stat.MeanVariance(dlt, nil) // two-pass: no cancellation
+	vr /= float64(len(dlt))
+	if !(vr > 0) {
+		return 0
+	}
+	return mean / math.Sqrt(vr)
 }
