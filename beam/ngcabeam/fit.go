@@ -15,7 +15,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/fitfile"
 	"github.com/ngca-go/ngca/internal/methods"
+	"github.com/ngca-go/ngca/internal/probe"
 )
 
 // DefaultSample is the size of the sample Fit draws when FitOptions.Sample
@@ -85,6 +87,11 @@ type Fitted struct {
 	// Result is the JSON of the ngca.Result (ngca.Result.MarshalJSON);
 	// empty for LSLDG.
 	Result []byte
+	// Settings is the JSON of the settings the fit used, defaults
+	// resolved, as "ngca fit -json" writes them under "settings": also
+	// those that only the fit's details hold (MIPP's evaluations and
+	// threshold, SNGCA's iterations), which Result does not carry.
+	Settings []byte
 	// Plan, with Full, is the ngca.Plan after its last pass
 	// (MarshalBinary).
 	Plan []byte
@@ -269,6 +276,8 @@ func (f *fitFn) ProcessElement(ctx context.Context, s Sampled, in Input) (Fitted
 	}
 	out.Method = m.Key
 	est := m.New(opt.settings(out.Dim))
+	rec := probe.NewRecorder()
+	ctx = probe.WithRecorder(ctx, rec)
 	var res *ngca.Result
 	if opt.Full {
 		var plan *ngca.Plan
@@ -285,6 +294,9 @@ func (f *fitFn) ProcessElement(ctx context.Context, s Sampled, in Input) (Fitted
 		return out, fmt.Errorf("%s on %s: %w", m.Label, what, err)
 	}
 	if out.Result, err = json.Marshal(res); err != nil {
+		return out, err
+	}
+	if out.Settings, err = json.Marshal(fitfile.SettingsOf(rec, res.Report)); err != nil {
 		return out, err
 	}
 	if opt.Check && !opt.Full {

@@ -281,7 +281,13 @@ func fitJSON(f ngcabeam.Fitted, in ngcabeam.Input, flags fitfile.InputFlags) ([]
 	}
 	ff := fitfile.Fields{Method: f.Method, Input: in.Glob, Format: in.Format, N: f.Rows, D: len(in.Fields), Dim: f.Dim,
 		Columns: in.Names, ColumnNumbers: in.Fields, LabelColumn: in.LabelName, InputFlags: flags, ZeroBased: in.ZeroBased,
-		Seed: f.Seed, Settings: fitfile.SettingsOf(nil, res.Report)} // a decoded report carries no recorded details
+		Seed: f.Seed, Settings: fitfile.SettingsOf(nil, res.Report)}
+	if len(f.Settings) > 0 {
+		// Also the settings that only the fit's details hold.
+		if err := json.Unmarshal(f.Settings, &ff.Settings); err != nil {
+			return nil, err
+		}
+	}
 	a, err := f.DecodeAudit()
 	if err != nil {
 		return nil, err

@@ -17,6 +17,8 @@ import (
 
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/beam/ngcabeam"
+	"github.com/ngca-go/ngca/internal/defaults"
+	"github.com/ngca-go/ngca/internal/fitfile"
 	"github.com/ngca-go/ngca/ngcatest"
 )
 
@@ -120,6 +122,37 @@ func TestFitShards(t *testing.T) {
 	json.Unmarshal(fits[0]["columns"], &cols)
 	if string(fits[0]["n"]) != "1000" || strings.Join(cols, ",") != "x1,x2,x3,x4,x5" || string(fits[0]["label_column"]) != `"label"` {
 		t.Errorf("n %s, columns %s, label column %s", fits[0]["n"], fits[0]["columns"], fits[0]["label_column"])
+	}
+}
+
+// TestFitSettings checks that the fit file's settings hold, as those of
+// "ngca fit -json" do, what only the fit's details record: MIPP's
+// evaluations and threshold, defaults resolved, and SNGCA's iterations.
+func TestFitSettings(t *testing.T) {
+	x := data(t, 600, 4)
+	in := shards(t, x, 2)
+	for _, tc := range []struct {
+		method string
+		want   fitfile.Settings
+	}{
+		{"mipp", fitfile.Settings{Iterations: defaults.MIPPIterations, Threshold: defaults.MIPPThreshold}},
+		{"sngca", fitfile.Settings{Iterations: 1000}}, // SNGCA.MaxIter = 0 means 1000
+		{"wflsngca", fitfile.Settings{Centers: defaults.Centers, Folds: defaults.Folds}},
+	} {
+		out := filepath.Join(t.TempDir(), tc.method+".json")
+		code, stderr := runCmd(t, "fit", "-dim", "2", "-method", tc.method, "-seed", "3", "-drop", "id", "-label-col", "label",
+			"-input", in, "-o", out)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.method, code, stderr)
+		}
+		f, _ := readFit(t, out)
+		var got fitfile.Settings
+		if err := json.Unmarshal(f["settings"], &got); err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("%s: settings %+v, want %+v", tc.method, got, tc.want)
+		}
 	}
 }
 
