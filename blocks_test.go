@@ -74,6 +74,30 @@ func TestStageReuse(t *testing.T) {
 	}
 }
 
+// TestRobustStageReuse checks that the robust variant's axes estimate,
+// whose stage 2 takes stage 1's fold Gram matrices and reductions, is the
+// same, bit for bit, when the store keeps two coordinates or none.
+func TestRobustStageReuse(t *testing.T) {
+	x := sampleA(t, 400, 5, 1)
+	fit := func() *Result {
+		t.Helper()
+		res, err := (&RobustWFLSNGCA{Dim: 2, NumCenters: 30, Src: rand.NewPCG(5, 5), path: robustAxes}).Fit(context.Background(), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	want := fit()
+	defer func(v int) { storeBudget = v }(storeBudget)
+	for _, budget := range []int{5 * 5 * (30*30 + 3*30) * 8 * 2, 0} {
+		storeBudget = budget
+		got := fit()
+		if !mat.Equal(got.Basis, want.Basis) || !slices.Equal(got.Eigenvalues, want.Eigenvalues) {
+			t.Errorf("store budget %d: basis %v, want %v", budget, mat.Formatted(got.Basis), mat.Formatted(want.Basis))
+		}
+	}
+}
+
 // TestRowBlocks checks that summing over small blocks of rows gives the
 // results of one block per fold up to rounding, for WF-LSNGCA and for the
 // robust variant's axes estimate (whose null test adds blocks of a kernel

@@ -16,13 +16,12 @@ var storeBudget = 256 << 20
 // is stage 2 of WF-LSNGCA on stage 1's partition: the two stages share the
 // basis ψ_j, and differ only in h.
 //
-// The fields only and gramOnly, set before the keeping stage begins,
-// narrow what is kept: the robust variant's axes stage 2 runs on every
-// second width, and takes from its stage 1 the G_f of those widths alone
-// (saveGram), reducing its own training means (stageCell.score).
+// The field only, set before the keeping stage begins, narrows what is
+// kept: the robust variant's axes stage 2 runs on every second width.
+// A stage with a linear part neither keeps nor reuses (lsStage.link): its
+// reductions are of a Schur complement of G.
 type foldStore struct {
 	only     []float64 // if not nil, the widths a later stage will read
-	gramOnly bool      // the entries hold G_f alone; any smallest ridge
 	widths   []float64 // the kept widths
 	slot     []int     // the kept index of each width of the keeping stage (−1: none)
 	minRidge float64
@@ -34,7 +33,7 @@ type foldStore struct {
 // foldEntry is one fold of one cell: m holds G_f in its lower triangle and
 // the reflectors of Q in its upper triangle (as asm.Tridiagonalize leaves
 // them); d, e and tau are T's diagonal and subdiagonal and Q's scalar
-// factors (e and tau are nil in a gramOnly store).
+// factors.
 type foldEntry struct {
 	m, d, e, tau []float64
 }
@@ -42,7 +41,7 @@ type foldEntry struct {
 // begin prepares the store for a stage with b centers, d coordinates, k
 // folds, the given widths and smallest ridge.
 func (s *foldStore) begin(b, d, k int, widths []float64, minRidge float64) {
-	t := foldStore{only: s.only, gramOnly: s.gramOnly, minRidge: minRidge, b: b, k: k, slot: make([]int, len(widths))}
+	t := foldStore{only: s.only, minRidge: minRidge, b: b, k: k, slot: make([]int, len(widths))}
 	for w, sigma := range widths {
 		t.slot[w] = -1
 		if t.only == nil || slices.Contains(t.only, sigma) {
@@ -50,11 +49,7 @@ func (s *foldStore) begin(b, d, k int, widths []float64, minRidge float64) {
 			t.widths = append(t.widths, sigma)
 		}
 	}
-	per := b * b
-	if !t.gramOnly {
-		per += 3 * b
-	}
-	per *= len(t.widths) * k * 8
+	per := (b*b + 3*b) * len(t.widths) * k * 8
 	t.coords = min(d, storeBudget/max(per, 1))
 	t.entries = make([][]foldEntry, len(t.widths)*t.coords)
 	*s = t
@@ -71,10 +66,8 @@ func (s *foldStore) cell(w, j int) []foldEntry {
 	if s.entries[i] == nil {
 		e := make([]foldEntry, s.k)
 		for f := range e {
-			e[f] = foldEntry{m: make([]float64, s.b*s.b), d: make([]float64, s.b)}
-			if !s.gramOnly {
-				e[f].e, e[f].tau = make([]float64, max(s.b-1, 0)), make([]float64, max(s.b-1, 0))
-			}
+			e[f] = foldEntry{m: make([]float64, s.b*s.b), d: make([]float64, s.b),
+				e: make([]float64, max(s.b-1, 0)), tau: make([]float64, max(s.b-1, 0))}
 		}
 		s.entries[i] = e
 	}
@@ -88,7 +81,7 @@ func (s *foldStore) lookup(widths []float64, minRidge float64) []int {
 	idx := make([]int, len(widths))
 	for w, sigma := range widths {
 		idx[w] = -1
-		if s == nil || s.entries == nil || (!s.gramOnly && minRidge != s.minRidge) {
+		if s == nil || s.entries == nil || minRidge != s.minRidge {
 			continue
 		}
 		for v, t := range s.widths {
@@ -121,14 +114,5 @@ func addLower(g []float64, entries []foldEntry) {
 				gi[col] += v
 			}
 		}
-	}
-}
-
-// saveGram records G_f (lower triangle of g) alone, for a later stage that
-// reduces its own training means (stageCell.score).
-func (e foldEntry) saveGram(g []float64) {
-	b := len(e.d)
-	for i := 0; i < b; i++ {
-		copy(e.m[i*b:i*b+i+1], g[i*b:i*b+i+1])
 	}
 }

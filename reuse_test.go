@@ -6,11 +6,10 @@ import (
 )
 
 // TestFoldStoreOnly: a store narrowed to some widths keeps those alone and
-// serves them to a later stage; a Gram-only store serves any smallest
-// ridge, a full one only its own.
+// serves them to a later stage, with its own smallest ridge only.
 func TestFoldStoreOnly(t *testing.T) {
 	widths := []float64{0.1, 0.2, 0.4, 0.8}
-	s := &foldStore{only: []float64{0.1, 0.4}, gramOnly: true}
+	s := &foldStore{only: []float64{0.1, 0.4}}
 	s.begin(3, 2, 2, widths, 1e-3)
 	for w := range widths {
 		got := s.cell(w, 1) != nil
@@ -18,10 +17,10 @@ func TestFoldStoreOnly(t *testing.T) {
 			t.Errorf("width index %d kept = %v, want %v", w, got, want)
 		}
 	}
-	if e := s.cell(0, 0)[0]; e.e != nil || e.tau != nil || len(e.m) != 9 {
-		t.Errorf("Gram-only entry %+v", e)
+	if e := s.cell(0, 0)[0]; len(e.e) != 2 || len(e.tau) != 2 || len(e.m) != 9 || len(e.d) != 3 {
+		t.Errorf("entry %+v", e)
 	}
-	if got := s.lookup([]float64{0.4, 0.2, 0.1}, 1); !slices.Equal(got, []int{1, -1, 0}) {
+	if got := s.lookup([]float64{0.4, 0.2, 0.1}, 1e-3); !slices.Equal(got, []int{1, -1, 0}) {
 		t.Errorf("lookup = %v, want [1 -1 0]", got)
 	}
 	full := &foldStore{}

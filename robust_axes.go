@@ -68,12 +68,13 @@ func axesEstimate(ctx context.Context, pr *prepared, wh whitening, dim int, null
 
 	// One partition for both stages: stage 2's basis is stage 1's (the
 	// same centers, kernel coordinates and widths), so it takes stage 1's
-	// fold Gram matrices (foldStore) instead of forming its own. Stage 2
+	// fold Gram matrices and their reductions (foldStore) instead of
+	// forming its own. Stage 2
 	// runs on every second width: its v only feeds the null test and the
 	// leading eigenvectors (docs/speed.md).
 	s1, s2 := pr.wfStages(centers, false)
 	s2.widths = everyOther(s2.widths)
-	*s1.keep = foldStore{only: s2.widths, gramOnly: true}
+	*s1.keep = foldStore{only: s2.widths}
 	fit1 := func(ctx context.Context, st lsStage) (rowModel, stageCV, error) {
 		st.a, st.noSelf, st.kernelCols, st.nullZ = gauss, true, cols, nullZ
 		m, cv, err := fitStage(ctx, st, &pr.plan)

@@ -119,8 +119,7 @@ func refitStage(ctx context.Context, workers int, name string, sd *stageData, be
 // stage 2's too if newPart is set; otherwise stage 2 uses stage 1's, and
 // with it the fold Gram matrices and reductions that stage 1 keeps for it
 // (fitStage). The robust variant's axes estimate calls it too, with one
-// partition, and keeps only the Gram matrices of the widths its stage 2
-// uses (robust_axes.go).
+// partition, and keeps only the widths its stage 2 uses (robust_axes.go).
 func (pr *prepared) wfStages(centers *mat.Dense, newPart bool) (s1, s2 lsStage) {
 	s1 = lsStage{name: "lsldg", x: pr.z, centers: centers, widths: pr.widths, ridges: pr.ridges,
 		part: newPartition(pr.rng, pr.n, pr.folds)}

@@ -134,8 +134,8 @@ type stageSweep struct {
 	fits  [][]foldFit
 	cells []*stageCell
 	// Stage 2 of Algorithm 1 on stage 1's partition and basis takes stage
-	// 1's fold Gram matrices, and their reductions unless the store holds
-	// the matrices alone (foldStore.gramOnly), instead of forming its own.
+	// 1's fold Gram matrices and their reductions instead of forming its
+	// own (foldStore).
 	storeLink
 }
 
@@ -227,7 +227,6 @@ type stageCell struct {
 	lin  *linSums    // the linear sums of the last scored coordinate
 	row  []float64   // the scores of the last scored coordinate
 	used []foldEntry // the reductions it reused, if any
-	gf   [][]float64 // the fold Gram matrices of a cell whose store holds them alone
 	cv   *cvScorer
 	// The null test's workspace: the kernel matrix kt (b×n) at the width
 	// index ktWidth (−1: none), shared by coordinates of the same width.
@@ -275,37 +274,17 @@ func (c *stageCell) add(kt []float64, ldk int, blk block, j, w int, sigma float6
 func (c *stageCell) score(j, w int, row []float64) {
 	ss := c.ss
 	s, ls := ss.sums[j], ss.linSumsOf(j)
-	gf, keep, use := s.gf, ss.keepIn.cell(w, j), ss.reused(w, j)
+	keep, use := ss.keepIn.cell(w, j), ss.reused(w, j)
 	c.used = nil
-	switch {
-	case use != nil && ss.reuse.gramOnly:
-		// The store serves G_f alone: the scorer reduces them itself.
-		gf = c.gf[:0]
-		for _, e := range use {
-			gf = append(gf, e.m)
-		}
-		c.gf = gf
-		s.totals(c.g, c.h, false)
-		clear(c.g)
-		addLower(c.g, use)
-		use = nil
-	case use != nil:
-		s.totals(c.g, c.h, false)
+	if use != nil {
 		c.used = use // keep forms G from them
-	default:
-		s.totals(c.g, c.h, true)
-		if keep != nil && ss.keepIn.gramOnly {
-			for f, e := range keep {
-				e.saveGram(gf[f])
-			}
-			keep = nil
-		}
 	}
+	s.totals(c.g, c.h, use == nil)
 	c.lin, c.row = ls, row
 	if ls != nil {
 		ls.totals()
 	}
-	c.cv.scores(ss.sd.part, gf, s.hf, c.g, c.h, ss.st.ridges, row, keep, use, ls)
+	c.cv.scores(ss.sd.part, s.gf, s.hf, c.g, c.h, ss.st.ridges, row, keep, use, ls)
 	s.reset()
 	if ls != nil {
 		ls.resetFolds()
@@ -366,8 +345,12 @@ type storeLink struct {
 	from   []int      // reuse's width index of every width (−1: none)
 }
 
-// link begins the stage's keep store, if any, and returns its storeLink.
+// link begins the stage's keep store, if any, and returns its storeLink;
+// a stage with a linear part has none.
 func (st *lsStage) link(sd *stageData, minRidge float64) storeLink {
+	if st.linear {
+		return storeLink{}
+	}
 	if st.keep != nil {
 		st.keep.begin(sd.b, sd.d, sd.part.folds(), st.widths, minRidge)
 	}
