@@ -138,6 +138,7 @@ func Check(ctx context.Context, est Estimator, x mat.Matrix, res *Result, opts C
 	runs := make([]*checkRun, len(refs))
 	for i, r := range refs {
 		runs[i] = newCheckRun(r, true, b, plan.rng)
+		runs[i].bare = true
 	}
 	rowsRun, farRows, setAside := newRowsRun(own.est, data, plan.rng)
 

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -26,6 +27,9 @@ type checkRun struct {
 	errs    []error
 	// subs, if not nil, replaces the subsamples runFits is given.
 	subs [][]int
+	// bare fits without the context's study settings (internal/probe):
+	// the references keep their defaults.
+	bare bool
 }
 
 // newCheckRun prepares the fits of est: one per refit, plus the full fit
@@ -58,6 +62,9 @@ func (r *checkRun) fit(ctx context.Context, i, workers int, x *mat.Dense, subs [
 	}
 	if h >= 0 {
 		data = rowsOf(x, subs[h])
+	}
+	if r.bare {
+		ctx = probe.WithSettings(ctx, probe.Settings{})
 	}
 	est := r.est
 	if r.own != nil {

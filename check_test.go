@@ -14,7 +14,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/ngca-go/ngca"
+	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/internal/synth"
+	"github.com/ngca-go/ngca/ngcatest"
 )
 
 // checkCase draws a data set of the orientation study's generator.
@@ -452,5 +454,38 @@ func TestCheckDirections(t *testing.T) {
 	t.Logf("Spread %.3g, Directions %.3g", rep.Spread, rep.Directions)
 	if !(rep.Directions[0] < 0.01) || !(rep.Directions[1] > rep.SpreadLimit) || !(rep.Spread > rep.SpreadLimit) {
 		t.Errorf("Directions %v (limit %g), Spread %g: want the first stable, the second and the whole unstable", rep.Directions, rep.SpreadLimit, rep.Spread)
+	}
+}
+
+// TestCheckReferencesKeepDefaults checks that study settings in Check's
+// context (internal/probe) leave its reference fits at their defaults: a
+// setting of IMAK, one of the references, does not change the check of a
+// WF-LSNGCA fit.
+func TestCheckReferencesKeepDefaults(t *testing.T) {
+	x, _, err := ngcatest.Artificial{Dist: ngcatest.SuperGaussian, N: 300, D: 4}.Sample(rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	est := &ngca.WFLSNGCA{Dim: 2, NumCenters: 30, Src: rand.NewPCG(1, 2)}
+	res, err := est.Fit(context.Background(), x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(ctx context.Context) *ngca.CheckReport {
+		t.Helper()
+		rep, err := ngca.Check(ctx, est, x, res, ngca.CheckOptions{Refits: 3, Src: rand.NewPCG(5, 6)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep.Timings = nil
+		return rep
+	}
+	want := check(context.Background())
+	if len(want.Agreements) == 0 {
+		t.Fatal("the check made no reference fits")
+	}
+	got := check(probe.WithSettings(context.Background(), probe.Settings{IMAKSymmetric: true}))
+	if !reflect.DeepEqual(got.Agreements, want.Agreements) {
+		t.Errorf("the references changed with IMAKSymmetric in the context:\n%+v\n%+v", got.Agreements, want.Agreements)
 	}
 }

@@ -65,16 +65,6 @@ func SetRobustPath(est any, path string) error {
 	return nil
 }
 
-// SetNewPartition makes a *WFLSNGCA draw a new partition for stage 2.
-func SetNewPartition(est any) error {
-	w, err := target[WFLSNGCA](est)
-	if err != nil {
-		return err
-	}
-	w.newPartition = true
-	return nil
-}
-
 // SetIMAKSymmetric makes an *IMAK take the symmetric form.
 func SetIMAKSymmetric(est any) error {
 	im, err := target[IMAK](est)
@@ -126,41 +116,29 @@ func DefaultFamilies() []probe.FamilySpec {
 	return out
 }
 
-// RobustDetails returns the detail of a *RobustReport.
-func RobustDetails(report any) (probe.RobustDetail, bool) {
-	r, ok := report.(*RobustReport)
+// detailOf returns the detail of a report of type *R, or false for
+// another report or a nil one.
+func detailOf[D, R any, P interface {
+	*R
+	probeDetail() D
+}](report any) (D, bool) {
+	r, ok := report.(P)
 	if !ok || r == nil {
-		return probe.RobustDetail{}, false
+		var zero D
+		return zero, false
 	}
 	return r.probeDetail(), true
 }
 
-// MIPPDetails returns the detail of a *MIPPReport.
-func MIPPDetails(report any) (probe.MIPPDetail, bool) {
-	r, ok := report.(*MIPPReport)
-	if !ok || r == nil {
-		return probe.MIPPDetail{}, false
-	}
-	return r.probeDetail(), true
-}
-
-// SNGCADetails returns the detail of an *SNGCAReport.
-func SNGCADetails(report any) (probe.SNGCADetail, bool) {
-	r, ok := report.(*SNGCAReport)
-	if !ok || r == nil {
-		return probe.SNGCADetail{}, false
-	}
-	return r.probeDetail(), true
-}
-
-// DimDetails returns the settings of a *DimReport.
-func DimDetails(report any) (probe.DimDetail, bool) {
-	r, ok := report.(*DimReport)
-	if !ok || r == nil {
-		return probe.DimDetail{}, false
-	}
-	return r.probeDetail(), true
-}
+// RobustDetails, MIPPDetails, SNGCADetails and DimDetails return the
+// detail of a *RobustReport, *MIPPReport, *SNGCAReport or *DimReport
+// (a DimReport's settings), or false.
+var (
+	RobustDetails = detailOf[probe.RobustDetail, RobustReport]
+	MIPPDetails   = detailOf[probe.MIPPDetail, MIPPReport]
+	SNGCADetails  = detailOf[probe.SNGCADetail, SNGCAReport]
+	DimDetails    = detailOf[probe.DimDetail, DimReport]
+)
 
 // Stages returns the stages of an *LSReport or a *RobustReport.
 func Stages(report any) []probe.StageDetail {

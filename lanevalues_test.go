@@ -6,11 +6,8 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca/internal/asm"
+	"github.com/ngca-go/ngca/internal/numtest"
 )
-
-// closeTo reports whether a and b agree up to rounding: |a − b| ≤
-// tol·(1 + |b|).
-func closeTo(a, b, tol float64) bool { return math.Abs(a-b) <= tol*(1+math.Abs(b)) }
 
 // TestLaneValues checks laneValues and indexValues for every kind against
 // the standard library formulas, including arguments beyond the lane
@@ -32,13 +29,13 @@ func TestLaneValues(t *testing.T) {
 			for i, t0 := range z {
 				l := i % asm.Lanes
 				ws, wds := referenceIndex(kind, p[l], t0)
-				if !closeTo(s[i], ws, 1e-14) || !closeTo(ds[i], wds, 1e-14*max(1, p[l])) {
+				if !numtest.CloseTo(s[i], ws, 1e-14) || !numtest.CloseTo(ds[i], wds, 1e-14*max(1, p[l])) {
 					t.Fatalf("%v, p = %v, z = %v: (s, s′) = (%v, %v), want (%v, %v)", kind, p[l], t0, s[i], ds[i], ws, wds)
 				}
 				want[l] += wds
 			}
 			for l := range sum {
-				if !closeTo(sum[l], want[l], 1e-12*max(1, p[l])) {
+				if !numtest.CloseTo(sum[l], want[l], 1e-12*max(1, p[l])) {
 					t.Errorf("%v, p = %v: Σ s′ = %v, want %v", kind, p[l], sum[l], want[l])
 				}
 			}
@@ -49,12 +46,12 @@ func TestLaneValues(t *testing.T) {
 			got := indexValues(kind, 0.7, z[:n], s, ds)
 			for i, t0 := range z[:n] {
 				ws, wds := referenceIndex(kind, 0.7, t0)
-				if !closeTo(s[i], ws, 1e-14) || !closeTo(ds[i], wds, 1e-14) {
+				if !numtest.CloseTo(s[i], ws, 1e-14) || !numtest.CloseTo(ds[i], wds, 1e-14) {
 					t.Fatalf("indexValues %v, n = %d, z = %v: (%v, %v), want (%v, %v)", kind, n, t0, s[i], ds[i], ws, wds)
 				}
 				want += wds
 			}
-			if !closeTo(got, want, 1e-12) {
+			if !numtest.CloseTo(got, want, 1e-12) {
 				t.Errorf("indexValues %v, n = %d: Σ s′ = %v, want %v", kind, n, got, want)
 			}
 		}

@@ -6,38 +6,9 @@ import (
 	"testing"
 
 	"github.com/ngca-go/ngca/internal/defaults"
+	"github.com/ngca-go/ngca/internal/numtest"
 	"gonum.org/v1/gonum/mat"
 )
-
-// randomGram returns a b×b positive semi-definite matrix of rank r (r < b
-// makes it singular) with entries of size scale, and a random vector.
-func randomGram(rng *rand.Rand, b, r int, scale float64) (*mat.SymDense, []float64) {
-	f := mat.NewDense(b, r, nil)
-	for i := 0; i < b; i++ {
-		for j := 0; j < r; j++ {
-			f.Set(i, j, scale*rng.NormFloat64())
-		}
-	}
-	var g mat.SymDense
-	g.SymOuterK(1, f)
-	h := make([]float64, b)
-	for i := range h {
-		h[i] = rng.NormFloat64()
-	}
-	return &g, h
-}
-
-// lower returns the row-major lower triangle storage of s.
-func lower(s *mat.SymDense) []float64 {
-	b := s.SymmetricDim()
-	a := make([]float64, b*b)
-	for i := 0; i < b; i++ {
-		for j := 0; j <= i; j++ {
-			a[i*b+j] = s.At(i, j)
-		}
-	}
-	return a
-}
 
 // TestRidgePathDirect compares the tridiagonal λ path with a direct
 // Cholesky solve of (A + λI)θ = −r for every λ.
@@ -45,11 +16,11 @@ func TestRidgePathDirect(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	ridges := defaults.Ridges()
 	for _, tc := range []struct{ b, rank int }{{1, 1}, {2, 2}, {7, 3}, {40, 40}, {100, 30}} {
-		g, h := randomGram(rng, tc.b, tc.rank, 1)
+		g, h := numtest.RandomGram(rng, tc.b, tc.rank, 1)
 		L := len(ridges)
 		theta := make([]float64, tc.b*L)
 		ok := make([]bool, L)
-		newRidgePath(tc.b, L).solve(lower(g), h, ridges, theta, ok)
+		newRidgePath(tc.b, L).solve(numtest.Lower(g), h, ridges, theta, ok)
 		for l, lam := range ridges {
 			if !ok[l] {
 				t.Errorf("b=%d rank=%d λ=%g: solve failed", tc.b, tc.rank, lam)
@@ -93,7 +64,7 @@ func TestRidgePathFailure(t *testing.T) {
 	ridges := []float64{1, 10}
 	theta := make([]float64, b*2)
 	ok := make([]bool, 2)
-	newRidgePath(b, 2).solve(lower(a), r, ridges, theta, ok)
+	newRidgePath(b, 2).solve(numtest.Lower(a), r, ridges, theta, ok)
 	if ok[0] || !ok[1] {
 		t.Fatalf("ok = %v, want [false true]", ok)
 	}
@@ -113,7 +84,7 @@ func TestRidgePathFailure(t *testing.T) {
 func TestFlushTiny(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const b = 30
-	g, h := randomGram(rng, b, b, 1)
+	g, h := numtest.RandomGram(rng, b, b, 1)
 	for i := 0; i < b; i++ {
 		for j := 0; j < i; j++ {
 			g.SetSym(i, j, g.At(i, j)*math.Pow(10, -float64((i*j)%300)))
@@ -131,7 +102,7 @@ func TestFlushTiny(t *testing.T) {
 	ridges := []float64{1e-5}
 	theta := make([]float64, b)
 	ok := make([]bool, 1)
-	newRidgePath(b, 1).solve(lower(g), h, ridges, theta, ok)
+	newRidgePath(b, 1).solve(numtest.Lower(g), h, ridges, theta, ok)
 	a := mat.NewSymDense(b, nil)
 	a.CopySym(g)
 	for i := 0; i < b; i++ {

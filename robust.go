@@ -135,13 +135,12 @@ func (w *RobustWFLSNGCA) probed(ctx context.Context) (*RobustWFLSNGCA, error) {
 	if c.path != robustAdaptive || ps.RobustPath == "" {
 		return &c, nil
 	}
-	for _, p := range []robustPath{robustAdaptive, robustAxes, robustEquivariant} {
-		if p.String() == ps.RobustPath {
-			c.path = p
-			return &c, nil
-		}
+	p := slices.Index(robustPaths[:], ps.RobustPath)
+	if p < 0 {
+		return w, fmt.Errorf("%w: unknown robust path %q (want adaptive, axes or equivariant)", ErrParam, ps.RobustPath)
 	}
-	return w, fmt.Errorf("%w: unknown robust path %q (want adaptive, axes or equivariant)", ErrParam, ps.RobustPath)
+	c.path = robustPath(p)
+	return &c, nil
 }
 
 // settings checks the variant's own fields and fills in their defaults.

@@ -21,17 +21,15 @@ const (
 	robustEquivariant
 )
 
+// robustPaths are the paths' names, in the order of their values.
+var robustPaths = [...]string{"adaptive", "axes", "equivariant"}
+
 // String returns "adaptive", "axes" or "equivariant".
 func (p robustPath) String() string {
-	switch p {
-	case robustAdaptive:
-		return "adaptive"
-	case robustAxes:
-		return "axes"
-	case robustEquivariant:
-		return "equivariant"
+	if p < 0 || int(p) >= len(robustPaths) {
+		return fmt.Sprintf("robustPath(%d)", int(p))
 	}
-	return fmt.Sprintf("robustPath(%d)", int(p))
+	return robustPaths[p]
 }
 
 // robustScreenRows is defaults.RobustScreenRows, a variable so that tests

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/ngca-go/ngca/internal/asm"
-	"github.com/ngca-go/ngca/internal/probe"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -114,7 +113,7 @@ func (w *WFLSNGCA) FitPlan(ctx context.Context, x mat.Matrix) (*Result, *Plan, e
 	if err != nil {
 		return nil, nil, err
 	}
-	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newPartition || probe.SettingsFrom(ctx).NewPartition)
+	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newStage2Partition(ctx))
 	sw.lap("prepare")
 	fit := func(ctx context.Context, st lsStage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
 	v, cv, err := twoStages(ctx, pr, s1, s2, fit, fit, sw)
@@ -126,8 +125,10 @@ func (w *WFLSNGCA) FitPlan(ctx context.Context, x mat.Matrix) (*Result, *Plan, e
 		return nil, nil, err
 	}
 	sw.lap("eigen")
+	rep := &LSReport{NumCenters: pr.b, Folds: pr.folds, cv: cv}
+	rep.record(ctx)
 	res := &Result{Method: methodWFLSNGCA, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
-		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, cv: cv}}
+		Report: rep}
 	return res, newPlan(methodWFLSNGCA, w.Dim, x, pr, cv), nil
 }
 
@@ -150,8 +151,10 @@ func (l *LSNGCA) FitPlan(ctx context.Context, x mat.Matrix) (*Result, *Plan, err
 	}
 	sw.lap("eigen")
 	cv := []stageCV{st.cv}
+	rep := &LSReport{NumCenters: pr.b, Folds: pr.folds, cv: cv}
+	rep.record(ctx)
 	res := &Result{Method: methodLSNGCA, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
-		Report: &LSReport{NumCenters: pr.b, Folds: pr.folds, cv: cv}}
+		Report: rep}
 	return res, newPlan(methodLSNGCA, l.Dim, x, pr, cv), nil
 }
 

@@ -108,7 +108,7 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newPartition || probe.SettingsFrom(ctx).NewPartition)
+	s1, s2 := pr.wfStages(pr.centersFrom(pr.z, nil), w.newStage2Partition(ctx))
 	sw.lap("prepare")
 	fit := func(ctx context.Context, st lsStage) (rowModel, stageCV, error) { return fitStage(ctx, st, &pr.plan) }
 	v, cv, err := twoStages(ctx, pr, s1, s2, fit, fit, sw)
@@ -124,6 +124,12 @@ func (w *WFLSNGCA) Fit(ctx context.Context, x mat.Matrix) (*Result, error) {
 	rep.record(ctx)
 	return &Result{Method: methodWFLSNGCA, Basis: basis, Eigenvalues: eig, Mean: pr.scale.mean, Dependent: pr.dependent, Timings: sw.total(),
 		Report: rep}, nil
+}
+
+// newStage2Partition reports whether stage 2 draws a new partition: w's
+// own setting, or the one of ctx's probe.Settings.
+func (w *WFLSNGCA) newStage2Partition(ctx context.Context) bool {
+	return w.newPartition || probe.SettingsFrom(ctx).NewPartition
 }
 
 // methodWFLSNGCA is the Result.Method of WFLSNGCA's fits.

@@ -24,7 +24,8 @@ func dimFile(t *testing.T, m int, rotate bool) string {
 func TestDimCommand(t *testing.T) {
 	two, gauss := dimFile(t, 2, false), dimFile(t, 0, true)
 	r := ngcaRun(t, "", "dim", two).mustSucceed(t, "dim", two)
-	if !strings.Contains(r.stdout, "dim = 2 (") || !strings.Contains(r.stdout, "p-value") || !strings.Contains(r.stdout, "the other 4 directions: jointly Gaussian") {
+	// α and B come from the test's recorded details (internal/probe).
+	if !strings.Contains(r.stdout, "dim = 2 (α = 0.05, B = 39;") || !strings.Contains(r.stdout, "p-value") || !strings.Contains(r.stdout, "the other 4 directions: jointly Gaussian") {
 		t.Errorf("ngca dim: stdout\n%s", r.stdout)
 	}
 	r = ngcaRun(t, "", "fit", "-dim", "auto", two).mustSucceed(t, "fit -dim auto")

@@ -4,11 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-)
 
-// closeTo reports whether a and b agree up to rounding: |a − b| ≤
-// tol·(1 + |b|).
-func closeTo(a, b, tol float64) bool { return math.Abs(a-b) <= tol*(1+math.Abs(b)) }
+	"github.com/ngca-go/ngca/internal/numtest"
+)
 
 // TestLaneKernels checks the lane kernels in use (the assembly on amd64
 // with AVX2 and FMA) against the portable Go versions, on rows of mixed
@@ -31,7 +29,7 @@ func TestLaneKernels(t *testing.T) {
 		ProjectLanes(y, stride, w, z)
 		projectLanesGo(y, stride, w, zGo)
 		for i := range z {
-			if !closeTo(z[i], zGo[i], 1e-13) {
+			if !numtest.CloseTo(z[i], zGo[i], 1e-13) {
 				t.Fatalf("m = %d: z[%d] = %v, Go version %v", m, i, z[i], zGo[i])
 			}
 		}
@@ -42,7 +40,7 @@ func TestLaneKernels(t *testing.T) {
 		GatherLanes(y, stride, zGo, b)
 		gatherLanesGo(y, stride, zGo, bGo)
 		for i := range b {
-			if !closeTo(b[i], bGo[i], 1e-13) {
+			if !numtest.CloseTo(b[i], bGo[i], 1e-13) {
 				t.Fatalf("m = %d: β[%d] = %v, Go version %v", m, i, b[i], bGo[i])
 			}
 		}

@@ -5,39 +5,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ngca-go/ngca/internal/numtest"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 )
-
-// randomGram returns a b×b positive semi-definite matrix of rank r (r < b
-// makes it singular) with entries of size scale, and a random vector.
-func randomGram(rng *rand.Rand, b, r int, scale float64) (*mat.SymDense, []float64) {
-	f := mat.NewDense(b, r, nil)
-	for i := 0; i < b; i++ {
-		for j := 0; j < r; j++ {
-			f.Set(i, j, scale*rng.NormFloat64())
-		}
-	}
-	var g mat.SymDense
-	g.SymOuterK(1, f)
-	h := make([]float64, b)
-	for i := range h {
-		h[i] = rng.NormFloat64()
-	}
-	return &g, h
-}
-
-// lower returns the row-major lower triangle storage of s.
-func lower(s *mat.SymDense) []float64 {
-	b := s.SymmetricDim()
-	a := make([]float64, b*b)
-	for i := 0; i < b; i++ {
-		for j := 0; j <= i; j++ {
-			a[i*b+j] = s.At(i, j)
-		}
-	}
-	return a
-}
 
 // TestTridiagonalizeDsytrd checks Tridiagonalize against gonum's Dsytrd
 // (uplo = Lower): the same T, τ and reflectors up to rounding, relative to
@@ -73,13 +44,13 @@ func TestTridiagonalizeDsytrd(t *testing.T) {
 		rank int
 	}{{"b=1", diag(1), 1}, {"b=2", diag(2), 2}, {"b=3 dense", nil, 3}, {"b=100 dense", nil, 100},
 		{"b=100 rank 30", nil, 0}, {"b=100 diagonal", diag(100), 100}, {"b=60 block-diagonal", blockDiag(60), 60}}
-	cases[2].g, _ = randomGram(rng, 3, 3, 1)
-	cases[3].g, _ = randomGram(rng, 100, 100, 1)
-	cases[4].g, _ = randomGram(rng, 100, 30, 1)
+	cases[2].g, _ = numtest.RandomGram(rng, 3, 3, 1)
+	cases[3].g, _ = numtest.RandomGram(rng, 100, 100, 1)
+	cases[4].g, _ = numtest.RandomGram(rng, 100, 30, 1)
 	for _, tc := range cases {
 		b := tc.g.SymmetricDim()
 		norm := mat.Norm(tc.g, 2)
-		want, got := lower(tc.g), lower(tc.g)
+		want, got := numtest.Lower(tc.g), numtest.Lower(tc.g)
 		wd, we, wt := make([]float64, b), make([]float64, b), make([]float64, b)
 		gd, ge, gt := make([]float64, b), make([]float64, b), make([]float64, b)
 		work := make([]float64, 64*b)
@@ -123,8 +94,8 @@ func TestTridiagonalizeSimilar(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, tc := range []struct{ b, rank int }{{2, 2}, {5, 5}, {64, 64}, {100, 30}} {
 		b := tc.b
-		g, _ := randomGram(rng, b, tc.rank, 1)
-		a := lower(g)
+		g, _ := numtest.RandomGram(rng, b, tc.rank, 1)
+		a := numtest.Lower(g)
 		d, e, tau := make([]float64, b), make([]float64, b-1), make([]float64, b-1)
 		Tridiagonalize(b, a, d, e, tau, make([]float64, 3*b))
 		// ApplyQ maps every row y of M to Q·y, that is M to M·Qᵀ: from
@@ -187,8 +158,8 @@ func tridiagEigen(d, e []float64) []float64 {
 // the default b = 100 on a dense positive definite matrix.
 func BenchmarkTridiagonalize(b *testing.B) {
 	const n = 100
-	g, _ := randomGram(rand.New(rand.NewPCG(1, 1)), n, n, 1)
-	src := lower(g)
+	g, _ := numtest.RandomGram(rand.New(rand.NewPCG(1, 1)), n, n, 1)
+	src := numtest.Lower(g)
 	a := make([]float64, n*n)
 	d, e, tau, work := make([]float64, n), make([]float64, n-1), make([]float64, n-1), make([]float64, 64*n) // 64n: Dsytrd's too
 	b.Run("Tridiagonalize", func(b *testing.B) {

@@ -3,6 +3,7 @@ package methods
 import (
 	"context"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/ngca-go/ngca"
 	"github.com/ngca-go/ngca/internal/probe"
 	"github.com/ngca-go/ngca/ngcatest"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestRegistry checks every entry: a unique key, aliases and label, known
@@ -84,6 +86,20 @@ func TestSettingsReachTheEstimator(t *testing.T) {
 			continue
 		default:
 			t.Fatalf("%s: report %T", m.Key, res.Report)
+		}
+		if len(cv) == 0 {
+			t.Errorf("%s: no stages recorded", m.Key)
+		}
+		if p, ok := m.New(s).(interface {
+			FitPlan(context.Context, mat.Matrix) (*ngca.Result, *ngca.Plan, error)
+		}); ok {
+			pres, _, err := p.FitPlan(ctx, x)
+			if err != nil {
+				t.Fatalf("%s: FitPlan: %v", m.Key, err)
+			}
+			if got := rec.StagesOf(pres.Report); !reflect.DeepEqual(got, cv) {
+				t.Errorf("%s: FitPlan recorded stages %v, Fit %v", m.Key, got, cv)
+			}
 		}
 		if !m.Kernel || centers != 30 || folds != 3 {
 			t.Errorf("%s: %d centers, %d folds (want 30, 3)", m.Key, centers, folds)

@@ -44,8 +44,10 @@ type Settings struct {
 
 type settingsKey struct{}
 
-// WithSettings returns a copy of ctx that carries s to the fits run with
-// it, Check's refits included.
+// WithSettings returns a copy of ctx that carries s, in place of any
+// Settings it carried, to the fits run with it: ngca.Check's refits of the
+// estimator it checks, but not its reference fits (IMAK, MIPP), which keep
+// their defaults.
 func WithSettings(ctx context.Context, s Settings) context.Context {
 	return context.WithValue(ctx, settingsKey{}, s)
 }
@@ -58,7 +60,8 @@ func SettingsFrom(ctx context.Context) Settings {
 
 // Recorder holds the details of the fits run with a context that carries
 // it (WithRecorder), keyed by their reports. It is safe for concurrent
-// use, and a nil *Recorder holds nothing.
+// use; its zero value is empty and ready to use, and a nil *Recorder holds
+// nothing.
 type Recorder struct {
 	mu      sync.Mutex
 	details map[any]any
@@ -67,7 +70,7 @@ type Recorder struct {
 
 // NewRecorder returns an empty Recorder.
 func NewRecorder() *Recorder {
-	return &Recorder{details: map[any]any{}, stages: map[any][]StageDetail{}}
+	return &Recorder{}
 }
 
 type recorderKey struct{}
@@ -78,15 +81,18 @@ func WithRecorder(ctx context.Context, r *Recorder) context.Context {
 	return context.WithValue(ctx, recorderKey{}, r)
 }
 
-// RecorderFrom returns the Recorder ctx carries, or nil.
-func RecorderFrom(ctx context.Context) *Recorder {
+// recorderFrom returns the Recorder ctx carries, or nil.
+func recorderFrom(ctx context.Context) *Recorder {
 	r, _ := ctx.Value(recorderKey{}).(*Recorder)
 	return r
 }
 
 func record(ctx context.Context, report, detail any) {
-	if r := RecorderFrom(ctx); r != nil {
+	if r := recorderFrom(ctx); r != nil {
 		r.mu.Lock()
+		if r.details == nil {
+			r.details = map[any]any{}
+		}
 		r.details[report] = detail
 		r.mu.Unlock()
 	}
@@ -123,8 +129,11 @@ func RecordDim(ctx context.Context, report any, d DimDetail) { record(ctx, repor
 // RecordStages records the cross-validated stages of a fit of a kernel
 // estimator, in the order they ran.
 func RecordStages(ctx context.Context, report any, st []StageDetail) {
-	if r := RecorderFrom(ctx); r != nil {
+	if r := recorderFrom(ctx); r != nil {
 		r.mu.Lock()
+		if r.stages == nil {
+			r.stages = map[any][]StageDetail{}
+		}
 		r.stages[report] = st
 		r.mu.Unlock()
 	}
