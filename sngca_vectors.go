@@ -165,22 +165,25 @@ func (sd *sngcaData) vectors(ctx context.Context, workers int, fns []testFn, don
 // gtᵀc = 0, from the full Householder QR of gt.
 func nullBasis(gt *mat.Dense) *mat.Dense {
 	l, r := gt.Dims()
-	var qr mat.QR
-	qr.Factorize(gt)
-	var q mat.Dense
-	qr.QTo(&q)
-	return mat.DenseCopyOf(q.Slice(0, l, r, l))
+	return qrColumns(gt, r, l)
 }
 
 // rangeBasis returns the thin Q (L×r) of gt: an orthonormal basis of its
 // column span (when gt has full column rank).
 func rangeBasis(gt *mat.Dense) *mat.Dense {
-	l, r := gt.Dims()
+	_, r := gt.Dims()
+	return qrColumns(gt, 0, r)
+}
+
+// qrColumns returns the columns from, …, to−1 of the full Q of gt's
+// Householder QR.
+func qrColumns(gt *mat.Dense, from, to int) *mat.Dense {
+	l, _ := gt.Dims()
 	var qr mat.QR
 	qr.Factorize(gt)
 	var q mat.Dense
 	qr.QTo(&q)
-	return mat.DenseCopyOf(q.Slice(0, l, 0, r))
+	return mat.DenseCopyOf(q.Slice(0, l, from, to))
 }
 
 // residuals returns R = Ψ(I − QQᵀ) for Q = rangeBasis(Γᵀ): the parts of
