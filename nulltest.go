@@ -11,13 +11,14 @@ import (
 // the per-row held-out losses of the fitted model and of the null model
 // (the linear part alone, or f_j = 0 without one). It fills the stage's
 // zOut if set, and reports which coordinates fail the test (all false
-// when nullZ ≤ 0). It does nothing when the stage asks for neither.
+// when nullZ ≤ 0). When the stage asks for neither it does nothing and
+// returns nil.
 func (ss *stageSweep) nullTest(ctx context.Context, workers int, choices []choice) ([]bool, error) {
 	st, sd := ss.st, ss.sd
-	zeroed := make([]bool, sd.d)
 	if !st.testsNull() {
-		return zeroed, nil
+		return nil, nil
 	}
+	zeroed := make([]bool, sd.d)
 	dlt, err := ss.lossDiffs(ctx, workers, choices)
 	if err != nil {
 		return nil, err
